@@ -1,0 +1,783 @@
+//! The forward dataflow engine over the JVM frame, shared by every analysis.
+//!
+//! The engine owns the frame's shape: locals and operand stack in slots (a `long`/`double`
+//! takes two, both carrying the same value), every opcode's stack effect, stack shuffles
+//! (`dup*`, `swap`, `pop*`), local loads and stores (moves), exception edges, joins at merge
+//! points and the fixpoint on loops. It also runs the shared lock model ([`super::locks`]):
+//! each frame carries the locks it holds and each register a [`Sym`] for lock identity.
+//!
+//! An [`Analysis`] supplies only the abstract value `V` of a register and three callbacks:
+//! [`Analysis::transfer`] for an instruction that consumes values (a *use*) and maybe produces
+//! one, [`Analysis::region`] for region entry and exit (applied to every register), and
+//! [`Analysis::join`]. Findings are recorded only in a final pass over the fixpoint, so each
+//! is recorded once.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::locks::{self, CallEffect, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE};
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::{Class, Code, Cond, InvokeKind, Method, Op};
+use crate::program::Program;
+
+/// A register: the analysis' value and the lock model's symbol.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot<V> {
+    pub v: V,
+    pub sym: Sym,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame<V> {
+    pub locals: Vec<Slot<V>>,
+    pub stack: Vec<Slot<V>>,
+    pub locks: LockState,
+}
+
+/// What an instruction does with the values it consumes, as an analysis sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepKind {
+    /// Arithmetic, conversion, comparison, `instanceof`, `invokedynamic`: the result is
+    /// computed from the inputs.
+    Compute,
+    /// A constant, `new`, a new array: the result is fresh.
+    Fresh,
+    /// A field, static, array element or array length read: the result comes from the heap.
+    HeapRead,
+    /// Consumes its inputs and produces nothing the analyses track: field and array stores,
+    /// branches, switches, returns, `athrow`, monitor operations, lock calls.
+    Sink,
+    /// A call: the inputs are the arguments (receiver first). The result depends on `effect`.
+    Call(CallEffect),
+    /// `iinc`: reads and writes one local.
+    Iinc,
+}
+
+/// The context of one transfer.
+pub struct StepCx {
+    /// Instruction index.
+    pub at: u32,
+    pub kind: StepKind,
+    /// The region the inputs are used in (for a region call: the callee's region, whose site is
+    /// `at`); `None` outside every region.
+    pub region: Option<u32>,
+    /// The region of the calling frame (differs from `region` only for a region call).
+    pub caller_region: Option<u32>,
+    /// Whether this is the final, recording pass.
+    pub record: bool,
+    /// Whether the instruction pushes a result.
+    pub produces: bool,
+}
+
+/// A region boundary, applied to every register of the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionEvent {
+    /// A new (non-reentrant) region opened by the acquisition at `site`, at instruction `at`.
+    /// `call` says why, when the region is one call.
+    Enter {
+        site: u32,
+        at: u32,
+        call: Option<RegionCall>,
+    },
+    /// The region opened at `site` ended at instruction `at` (release, end of a region call,
+    /// or the release inside `wait`).
+    Exit {
+        site: u32,
+        at: u32,
+        call: Option<RegionCall>,
+    },
+}
+
+impl RegionEvent {
+    pub fn enter(site: u32, at: u32) -> Self {
+        RegionEvent::Enter {
+            site,
+            at,
+            call: None,
+        }
+    }
+    pub fn exit(site: u32, at: u32) -> Self {
+        RegionEvent::Exit {
+            site,
+            at,
+            call: None,
+        }
+    }
+    /// For a one-call region, why the call is a region.
+    pub fn call(&self) -> Option<RegionCall> {
+        match self {
+            RegionEvent::Enter { call, .. } | RegionEvent::Exit { call, .. } => *call,
+        }
+    }
+}
+
+pub trait Analysis {
+    type V: Clone + PartialEq + Default + std::fmt::Debug;
+
+    /// Join at a merge point; `region` is the region of the merged frame.
+    fn join(&self, a: &Self::V, b: &Self::V, region: Option<u32>) -> Self::V;
+
+    /// One instruction's effect on values: check the `inputs` it uses, return its result
+    /// (ignored when `cx.produces` is false).
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [Self::V]) -> Self::V;
+
+    /// A region boundary: update one register.
+    fn region(&mut self, ev: RegionEvent, v: &mut Self::V);
+}
+
+/// Why the engine gave up on a method.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("operand stack underflow at instruction {0}")]
+    StackUnderflow(u32),
+    #[error("local variable {1} out of range at instruction {0}")]
+    BadLocal(u32, u16),
+    #[error("operand stacks of different heights meet at instruction {0}")]
+    StackMismatch(u32),
+    #[error("no fixpoint after {0} iterations")]
+    NoFixpoint(usize),
+}
+
+/// Everything the engine needs about the method being analysed.
+pub struct MethodCx<'a> {
+    pub program: &'a Program,
+    pub class: &'a Class,
+    pub method: &'a Method,
+    pub code: &'a Code,
+    pub cfg: &'a Cfg,
+}
+
+/// Run `analysis` over the method to a fixpoint, then once more recording findings.
+pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), EngineError> {
+    let mut engine = Engine {
+        cx,
+        trylocks: HashMap::new(),
+    };
+    let nblocks = cx.cfg.blocks.len();
+    if nblocks == 0 {
+        return Ok(());
+    }
+    let mut states: Vec<Option<Frame<A::V>>> = vec![None; nblocks];
+    states[0] = Some(engine.entry_frame());
+    let rpo = cx.cfg.reverse_post_order();
+    let mut rank = vec![0usize; nblocks];
+    for (i, &b) in rpo.iter().enumerate() {
+        rank[b as usize] = i;
+    }
+    let mut work: BTreeSet<(usize, u32)> = BTreeSet::new();
+    work.insert((rank[0], 0));
+    let limit = 64 * nblocks + 1000;
+    let mut steps = 0;
+    while let Some((_, b)) = work.pop_first() {
+        steps += 1;
+        if steps > limit {
+            return Err(EngineError::NoFixpoint(steps));
+        }
+        let Some(frame) = states[b as usize].clone() else {
+            continue;
+        };
+        let outs = engine.run_block(analysis, b, frame, false)?;
+        for (target, out) in outs {
+            let t = target as usize;
+            let changed = match &states[t] {
+                None => {
+                    states[t] = Some(out);
+                    true
+                }
+                Some(old) => {
+                    let joined = join_frames(analysis, old, &out, cx.cfg.blocks[t].start)?;
+                    if &joined != old {
+                        states[t] = Some(joined);
+                        true
+                    } else {
+                        false
+                    }
+                }
+            };
+            if changed {
+                work.insert((rank[t], target));
+            }
+        }
+    }
+    for &b in &rpo {
+        if let Some(frame) = states[b as usize].clone() {
+            engine.run_block(analysis, b, frame, true)?;
+        }
+    }
+    Ok(())
+}
+
+fn join_frames<A: Analysis>(
+    a: &A,
+    x: &Frame<A::V>,
+    y: &Frame<A::V>,
+    at: u32,
+) -> Result<Frame<A::V>, EngineError> {
+    if x.stack.len() != y.stack.len() || x.locals.len() != y.locals.len() {
+        return Err(EngineError::StackMismatch(at));
+    }
+    let locks = x.locks.join(&y.locks);
+    let region = locks.current();
+    let js = |p: &Slot<A::V>, q: &Slot<A::V>| Slot {
+        v: a.join(&p.v, &q.v, region),
+        sym: if p.sym == q.sym { p.sym } else { Sym::Unknown },
+    };
+    Ok(Frame {
+        locals: x
+            .locals
+            .iter()
+            .zip(&y.locals)
+            .map(|(p, q)| js(p, q))
+            .collect(),
+        stack: x
+            .stack
+            .iter()
+            .zip(&y.stack)
+            .map(|(p, q)| js(p, q))
+            .collect(),
+        locks,
+    })
+}
+
+struct Engine<'a, 'b> {
+    cx: &'b MethodCx<'a>,
+    /// The lock each `tryLock` call site acquires on success.
+    trylocks: HashMap<u32, LockId>,
+}
+
+impl Engine<'_, '_> {
+    fn entry_frame<V: Clone + Default>(&self) -> Frame<V> {
+        let m = self.cx.method;
+        let n = self.cx.code.max_locals as usize;
+        let mut locals = vec![
+            Slot {
+                v: V::default(),
+                sym: Sym::Unknown
+            };
+            n
+        ];
+        let params = (m.param_slots() as usize).min(n);
+        let first = if m.is_static() { 0 } else { 1 };
+        if !m.is_static() && n > 0 {
+            locals[0].sym = Sym::This;
+        }
+        for (i, l) in locals.iter_mut().enumerate().take(params).skip(first) {
+            l.sym = Sym::Param(i as u16);
+        }
+        let mut locks = LockState::default();
+        if let Some(lock) = locks::method_lock(self.cx.program, self.cx.class, m) {
+            locks.acquire(lock, METHOD_SITE);
+        }
+        Frame {
+            locals,
+            stack: Vec::new(),
+            locks,
+        }
+    }
+
+    /// Interpret one block; returns the frames flowing to successor blocks (normal and
+    /// exceptional).
+    fn run_block<A: Analysis>(
+        &mut self,
+        a: &mut A,
+        b: u32,
+        mut f: Frame<A::V>,
+        record: bool,
+    ) -> Result<Vec<(u32, Frame<A::V>)>, EngineError> {
+        let cfg = self.cx.cfg;
+        let block = &cfg.blocks[b as usize];
+        let mut outs = Vec::new();
+        for i in block.start..block.end {
+            for &h in &cfg.handlers_at[i as usize] {
+                let hf = Frame {
+                    locals: f.locals.clone(),
+                    stack: vec![Slot {
+                        v: A::V::default(),
+                        sym: Sym::Unknown,
+                    }],
+                    locks: f.locks.clone(),
+                };
+                outs.push((h, hf));
+            }
+            let branch = self.step(a, i, &mut f, record)?;
+            if i + 1 == block.end {
+                let last = &self.cx.code.insns[i as usize].op;
+                for &s in &block.succs {
+                    let mut out = f.clone();
+                    if let (Some((lock, success_on_jump)), Op::If { target, .. }) = (branch, last) {
+                        let jumps = cfg.block_of[*target as usize] == s;
+                        if jumps == success_on_jump && out.locks.acquire(lock, i) {
+                            apply_region(a, &mut out, RegionEvent::enter(i, i));
+                        }
+                    }
+                    outs.push((s, out));
+                }
+            }
+        }
+        Ok(outs)
+    }
+
+    /// Execute instruction `i`. Returns, for a branch on a `tryLock` result, the lock and
+    /// whether the jump is the success edge.
+    fn step<A: Analysis>(
+        &mut self,
+        a: &mut A,
+        i: u32,
+        f: &mut Frame<A::V>,
+        record: bool,
+    ) -> Result<Option<(LockId, bool)>, EngineError> {
+        let code = self.cx.code;
+        let class = self.cx.class;
+        let op = &code.insns[i as usize].op;
+        let fresh = || Slot {
+            v: A::V::default(),
+            sym: Sym::Unknown,
+        };
+        macro_rules! cx {
+            ($kind:expr, $produces:expr) => {
+                StepCx {
+                    at: i,
+                    kind: $kind,
+                    region: f.locks.current(),
+                    caller_region: f.locks.current(),
+                    record,
+                    produces: $produces,
+                }
+            };
+        }
+        match op {
+            Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
+            Op::Const(n) => {
+                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Unknown,
+                    },
+                    *n,
+                );
+            }
+            Op::ClassLiteral(name) => {
+                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Class(locks::class_hash(name)),
+                    },
+                    1,
+                );
+            }
+            Op::Load(idx, n) => {
+                for k in 0..*n as u16 {
+                    let s = f
+                        .locals
+                        .get((idx + k) as usize)
+                        .cloned()
+                        .ok_or(EngineError::BadLocal(i, idx + k))?;
+                    f.stack.push(s);
+                }
+            }
+            Op::Store(idx, n) => {
+                let mut vals = pop(f, *n as usize, i)?;
+                let start = *idx as usize;
+                if start + vals.len() > f.locals.len() {
+                    return Err(EngineError::BadLocal(i, *idx));
+                }
+                for (k, s) in vals.drain(..).enumerate() {
+                    f.locals[start + k] = s;
+                }
+            }
+            Op::Iinc(idx) => {
+                let l = f
+                    .locals
+                    .get_mut(*idx as usize)
+                    .ok_or(EngineError::BadLocal(i, *idx))?;
+                let cxv = StepCx {
+                    at: i,
+                    kind: StepKind::Iinc,
+                    region: f.locks.current(),
+                    caller_region: f.locks.current(),
+                    record,
+                    produces: true,
+                };
+                let mut inputs = [l.v.clone()];
+                let v = a.transfer(&cxv, &mut inputs);
+                *l = Slot {
+                    v,
+                    sym: Sym::Unknown,
+                };
+            }
+            Op::ArrayLoad(n) => self.simple(a, f, i, 2, *n, StepKind::HeapRead, record)?,
+            Op::ArrayStore(n) => {
+                self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?
+            }
+            Op::ArrayLength => self.simple(a, f, i, 1, 1, StepKind::HeapRead, record)?,
+            Op::GetField(r) => {
+                let base = match f.stack.last().map(|s| s.sym) {
+                    Some(Sym::This) => Some(locks::Base::This),
+                    Some(Sym::Param(p)) => Some(locks::Base::Param(p)),
+                    _ => None,
+                };
+                let slots = class.member(*r).ret_slots;
+                self.simple(a, f, i, 1, slots, StepKind::HeapRead, record)?;
+                if let Some(base) = base {
+                    set_top_sym(f, Sym::Field(base, *r), slots);
+                }
+            }
+            Op::GetStatic(r) => {
+                let slots = class.member(*r).ret_slots;
+                self.simple(a, f, i, 0, slots, StepKind::HeapRead, record)?;
+                set_top_sym(f, Sym::Field(locks::Base::Static, *r), slots);
+            }
+            Op::PutField(r) => self.simple(
+                a,
+                f,
+                i,
+                1 + class.member(*r).arg_slots as usize,
+                0,
+                StepKind::Sink,
+                record,
+            )?,
+            Op::PutStatic(r) => self.simple(
+                a,
+                f,
+                i,
+                class.member(*r).arg_slots as usize,
+                0,
+                StepKind::Sink,
+                record,
+            )?,
+            Op::Invoke(kind, r) => return self.invoke(a, f, i, *kind, *r, record),
+            Op::InvokeDynamic(r) => {
+                let m = class.member(*r);
+                self.simple(
+                    a,
+                    f,
+                    i,
+                    m.arg_slots as usize,
+                    m.ret_slots,
+                    StepKind::Compute,
+                    record,
+                )?;
+                set_top_sym(f, Sym::Value(i), m.ret_slots);
+            }
+            Op::New => {
+                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Value(i),
+                    },
+                    1,
+                );
+            }
+            Op::NewArray(dims) => {
+                self.simple(a, f, i, *dims as usize, 1, StepKind::Fresh, record)?;
+                set_top_sym(f, Sym::Value(i), 1);
+            }
+            Op::Compute { pop: p, push: q } => {
+                self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?
+            }
+            Op::Pop => {
+                pop(f, 1, i)?;
+            }
+            Op::Pop2 => {
+                pop(f, 2, i)?;
+            }
+            Op::Dup => shuffle(f, i, 1, &[0, 0])?,
+            Op::DupX1 => shuffle(f, i, 2, &[1, 0, 1])?,
+            Op::DupX2 => shuffle(f, i, 3, &[2, 0, 1, 2])?,
+            Op::Dup2 => shuffle(f, i, 2, &[0, 1, 0, 1])?,
+            Op::Dup2X1 => shuffle(f, i, 3, &[1, 2, 0, 1, 2])?,
+            Op::Dup2X2 => shuffle(f, i, 4, &[2, 3, 0, 1, 2, 3])?,
+            Op::Swap => shuffle(f, i, 2, &[1, 0])?,
+            Op::If { pop: p, cond, .. } => {
+                let tested = f.stack.last().map(|s| s.sym);
+                self.simple(a, f, i, *p as usize, 0, StepKind::Sink, record)?;
+                if let (Some(Sym::TryLock(site)), 1) = (tested, *p) {
+                    if let Some(&lock) = self.trylocks.get(&site) {
+                        match cond {
+                            Cond::Zero => return Ok(Some((lock, false))),
+                            Cond::NonZero => return Ok(Some((lock, true))),
+                            Cond::Other => {}
+                        }
+                    }
+                }
+            }
+            Op::Jsr(_) => push(f, fresh(), 1),
+            Op::Switch { .. } => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
+            Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Sink, record)?,
+            Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
+            Op::MonitorEnter => {
+                let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
+                self.simple(a, f, i, 1, 0, StepKind::Sink, record)?;
+                if f.locks.acquire(LockId::of(sym, i), i) {
+                    apply_region(a, f, RegionEvent::enter(i, i));
+                }
+            }
+            Op::MonitorExit => {
+                let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
+                self.simple(a, f, i, 1, 0, StepKind::Sink, record)?;
+                if let Some(site) = f.locks.release(LockId::of(sym, i)) {
+                    apply_region(a, f, RegionEvent::exit(site, i));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Pop `pop` slots as inputs, transfer, push `push` slots of the result.
+    #[allow(clippy::too_many_arguments)]
+    fn simple<A: Analysis>(
+        &self,
+        a: &mut A,
+        f: &mut Frame<A::V>,
+        i: u32,
+        pop_n: usize,
+        push_n: u8,
+        kind: StepKind,
+        record: bool,
+    ) -> Result<(), EngineError> {
+        let mut inputs: Vec<A::V> = pop(f, pop_n, i)?.into_iter().map(|s| s.v).collect();
+        let cx = StepCx {
+            at: i,
+            kind,
+            region: f.locks.current(),
+            caller_region: f.locks.current(),
+            record,
+            produces: push_n > 0,
+        };
+        let v = a.transfer(&cx, &mut inputs);
+        if push_n > 0 {
+            push(
+                f,
+                Slot {
+                    v,
+                    sym: Sym::Unknown,
+                },
+                push_n,
+            );
+        }
+        Ok(())
+    }
+
+    fn invoke<A: Analysis>(
+        &mut self,
+        a: &mut A,
+        f: &mut Frame<A::V>,
+        i: u32,
+        kind: InvokeKind,
+        r: u32,
+        record: bool,
+    ) -> Result<Option<(LockId, bool)>, EngineError> {
+        let m = self.cx.class.member(r);
+        let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
+        if f.stack.len() < nargs {
+            return Err(EngineError::StackUnderflow(i));
+        }
+        let receiver = if kind == InvokeKind::Static {
+            Sym::Unknown
+        } else {
+            f.stack[f.stack.len() - nargs].sym
+        };
+        let caller = Caller {
+            program: self.cx.program,
+            class: self.cx.class,
+            method: self.cx.method,
+        };
+        let mut effect = locks::classify_call(&caller, kind, m, receiver, i);
+        if let CallEffect::Region { lock, .. } = effect {
+            if f.locks.holds(lock) {
+                // Re-entry of a lock the caller holds: an ordinary call inside the region.
+                effect = CallEffect::Plain { reads_heap: true };
+            }
+        }
+        let ret = m.ret_slots;
+        let mut inputs: Vec<A::V> = pop(f, nargs, i)?.into_iter().map(|s| s.v).collect();
+        let produces = ret > 0;
+        match effect {
+            CallEffect::Region { lock, kind: why } => {
+                // Enter the callee's region before its arguments are used (they are read by
+                // the callee), take the result inside it, then leave.
+                let caller_region = f.locks.current();
+                let enter = RegionEvent::Enter {
+                    site: i,
+                    at: i,
+                    call: Some(why),
+                };
+                apply_region(a, f, enter);
+                for v in inputs.iter_mut() {
+                    a.region(enter, v);
+                }
+                f.locks.acquire(lock, i);
+                let cx = StepCx {
+                    at: i,
+                    kind: StepKind::Call(effect),
+                    region: Some(i),
+                    caller_region,
+                    record,
+                    produces,
+                };
+                let v = a.transfer(&cx, &mut inputs);
+                if produces {
+                    push(
+                        f,
+                        Slot {
+                            v,
+                            sym: Sym::Value(i),
+                        },
+                        ret,
+                    );
+                }
+                f.locks.release(lock);
+                apply_region(
+                    a,
+                    f,
+                    RegionEvent::Exit {
+                        site: i,
+                        at: i,
+                        call: Some(why),
+                    },
+                );
+            }
+            _ => {
+                let cx = StepCx {
+                    at: i,
+                    kind: StepKind::Call(effect),
+                    region: f.locks.current(),
+                    caller_region: f.locks.current(),
+                    record,
+                    produces,
+                };
+                let v = a.transfer(&cx, &mut inputs);
+                let sym = if let CallEffect::TryAcquire(lock) = effect {
+                    self.trylocks.insert(i, lock);
+                    Sym::TryLock(i)
+                } else if matches!(&*m.name, "readLock" | "writeLock") {
+                    match receiver {
+                        Sym::Field(b, fr) => Sym::RwPart(b, fr, &*m.name == "writeLock"),
+                        _ => Sym::Value(i),
+                    }
+                } else {
+                    Sym::Value(i)
+                };
+                if produces {
+                    push(f, Slot { v, sym }, ret);
+                }
+                match effect {
+                    CallEffect::Acquire(lock) => {
+                        if f.locks.acquire(lock, i) {
+                            apply_region(a, f, RegionEvent::enter(i, i));
+                        }
+                    }
+                    CallEffect::Release(lock) => {
+                        if let Some(site) = f.locks.release(lock) {
+                            apply_region(a, f, RegionEvent::exit(site, i));
+                        }
+                    }
+                    CallEffect::Wait(lock) => {
+                        let site = match lock {
+                            Some(l) if f.locks.holds(l) => f
+                                .locks
+                                .held
+                                .iter()
+                                .rev()
+                                .find(|h| h.lock == l)
+                                .map(|h| h.site),
+                            _ => f.locks.current(),
+                        };
+                        if let Some(site) = site {
+                            apply_region(a, f, RegionEvent::exit(site, i));
+                            apply_region(a, f, RegionEvent::enter(site, i));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn apply_region<A: Analysis>(a: &mut A, f: &mut Frame<A::V>, ev: RegionEvent) {
+    for s in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+        a.region(ev, &mut s.v);
+    }
+}
+
+fn push<V: Clone>(f: &mut Frame<V>, s: Slot<V>, n: u8) {
+    for _ in 1..n {
+        f.stack.push(s.clone());
+    }
+    if n > 0 {
+        f.stack.push(s);
+    }
+}
+
+fn pop<V>(f: &mut Frame<V>, n: usize, at: u32) -> Result<Vec<Slot<V>>, EngineError> {
+    if f.stack.len() < n {
+        return Err(EngineError::StackUnderflow(at));
+    }
+    let k = f.stack.len() - n;
+    Ok(f.stack.split_off(k))
+}
+
+fn set_top_sym<V>(f: &mut Frame<V>, sym: Sym, n: u8) {
+    let len = f.stack.len();
+    for s in f.stack.iter_mut().skip(len.saturating_sub(n as usize)) {
+        s.sym = sym;
+    }
+}
+
+/// Replace the top `n` slots by the slots at `pattern` (indices into the popped top, bottom
+/// first): `dup` is `(1, [0, 0])`, `swap` is `(2, [1, 0])`.
+fn shuffle<V: Clone>(
+    f: &mut Frame<V>,
+    at: u32,
+    n: usize,
+    pattern: &[usize],
+) -> Result<(), EngineError> {
+    let top = pop(f, n, at)?;
+    for &k in pattern {
+        f.stack.push(top[k].clone());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_follow_the_jvm_spec() {
+        let mut f: Frame<u8> = Frame {
+            locals: vec![],
+            stack: vec![],
+            locks: LockState::default(),
+        };
+        for v in [1u8, 2, 3, 4] {
+            f.stack.push(Slot {
+                v,
+                sym: Sym::Unknown,
+            });
+        }
+        // dup_x1: ..., v2, v1 → ..., v1, v2, v1
+        shuffle(&mut f, 0, 2, &[1, 0, 1]).unwrap();
+        assert_eq!(
+            f.stack.iter().map(|s| s.v).collect::<Vec<_>>(),
+            vec![1, 2, 4, 3, 4]
+        );
+        // dup2_x2: ..., v4, v3, v2, v1 → ..., v2, v1, v4, v3, v2, v1
+        shuffle(&mut f, 0, 4, &[2, 3, 0, 1, 2, 3]).unwrap();
+        assert_eq!(
+            f.stack.iter().map(|s| s.v).collect::<Vec<_>>(),
+            vec![1, 3, 4, 2, 4, 3, 4]
+        );
+        assert!(matches!(
+            shuffle(&mut f, 9, 8, &[0]),
+            Err(EngineError::StackUnderflow(9))
+        ));
+    }
+}

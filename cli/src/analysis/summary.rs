@@ -1,0 +1,212 @@
+//! Method summaries for calls: does the callee (transitively) enter an atomic region, may its
+//! result come from shared state, and which single lock does it take (so that a caller
+//! already holding that lock re-enters instead of opening a new region).
+//!
+//! Computed once for every method with code (scanned and `--classpath`): direct facts from one
+//! linear pass over the instructions (in parallel), then a fixpoint over the call graph.
+//! Abstract and interface methods take the union of their (at most 16) implementations.
+
+use std::collections::HashSet;
+
+use rayon::prelude::*;
+
+use super::locks::{self, OwnLock};
+use crate::bytecode::{acc, Op};
+use crate::program::{MethodId, Program};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// The method (or a callee, transitively) enters an atomic region.
+    pub locks: bool,
+    /// Its result may be read from the heap (a field, an array element, an unknown callee).
+    pub reads_heap: bool,
+    /// The one lock it takes for its whole body, when nameable from the call site.
+    pub own_lock: Option<OwnLock>,
+}
+
+struct Direct {
+    summary: Summary,
+    callees: Vec<MethodId>,
+}
+
+/// Summaries for every method of every class, indexed like `program.classes[c].methods[m]`.
+pub fn compute(p: &Program) -> Vec<Vec<Summary>> {
+    let direct: Vec<Vec<Direct>> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .map(|(ci, c)| {
+            (0..c.methods.len())
+                .map(|mi| {
+                    direct_facts(
+                        p,
+                        MethodId {
+                            class: ci as u32,
+                            method: mi as u32,
+                        },
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    // Reverse call edges, then propagate `locks` and `reads_heap` from callees to callers.
+    let mut callers: Vec<Vec<Vec<MethodId>>> =
+        direct.iter().map(|c| vec![Vec::new(); c.len()]).collect();
+    for (ci, c) in direct.iter().enumerate() {
+        for (mi, d) in c.iter().enumerate() {
+            for callee in &d.callees {
+                callers[callee.class as usize][callee.method as usize].push(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                });
+            }
+        }
+    }
+    let mut out: Vec<Vec<Summary>> = direct
+        .into_iter()
+        .map(|c| c.into_iter().map(|d| d.summary).collect())
+        .collect();
+    let mut work: Vec<MethodId> = Vec::new();
+    for (ci, c) in out.iter().enumerate() {
+        for (mi, s) in c.iter().enumerate() {
+            if s.locks || s.reads_heap {
+                work.push(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                });
+            }
+        }
+    }
+    while let Some(m) = work.pop() {
+        let s = out[m.class as usize][m.method as usize].clone();
+        for &caller in &callers[m.class as usize][m.method as usize] {
+            let cs = &mut out[caller.class as usize][caller.method as usize];
+            let mut changed = false;
+            if s.locks && !cs.locks {
+                cs.locks = true;
+                changed = true;
+            }
+            if s.reads_heap && !cs.reads_heap {
+                cs.reads_heap = true;
+                changed = true;
+            }
+            if changed {
+                work.push(caller);
+            }
+        }
+    }
+    out
+}
+
+fn direct_facts(p: &Program, id: MethodId) -> Direct {
+    let class = p.class(id.class);
+    let m = p.method(id);
+    let atomic = m.has_annotation_named(&p.config.atomic_annotations);
+    let mut s = Summary {
+        locks: atomic || m.is_synchronized(),
+        reads_heap: m.access & acc::NATIVE != 0,
+        own_lock: if atomic {
+            Some(OwnLock::Atomic)
+        } else if m.is_synchronized() {
+            Some(if m.is_static() {
+                OwnLock::Class
+            } else {
+                OwnLock::Receiver
+            })
+        } else {
+            None
+        },
+    };
+    let mut callees = Vec::new();
+    let Some(code) = &m.code else {
+        if m.access & acc::ABSTRACT != 0 {
+            callees = p.implementations(id, 16).unwrap_or_default();
+            // An abstract method takes the lock of its implementations only if they all agree.
+            let owns: HashSet<Option<OwnLock>> =
+                callees.iter().map(|&c| direct_own_lock(p, c)).collect();
+            if owns.len() == 1 {
+                s.own_lock = owns.into_iter().next().flatten();
+            }
+        }
+        return Direct {
+            summary: s,
+            callees,
+        };
+    };
+    let mut extra_locking = false;
+    for insn in &code.insns {
+        match &insn.op {
+            Op::GetField(_) | Op::GetStatic(_) | Op::ArrayLoad(_) | Op::ArrayLength => {
+                s.reads_heap = true
+            }
+            Op::MonitorEnter => {
+                s.locks = true;
+                extra_locking = true;
+            }
+            Op::Invoke(kind, r) => {
+                let r = class.member(*r);
+                if locks::call_locks_directly(p, r, *kind) {
+                    s.locks = true;
+                    extra_locking = true;
+                }
+                match p.resolve(&r.class, &r.name, &r.desc) {
+                    Some(t) => callees.push(t),
+                    None => s.reads_heap = true,
+                }
+            }
+            _ => {}
+        }
+    }
+    if extra_locking && s.own_lock != Some(OwnLock::Atomic) {
+        s.own_lock = None;
+    }
+    callees.sort_unstable();
+    callees.dedup();
+    Direct {
+        summary: s,
+        callees,
+    }
+}
+
+fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
+    let m = p.method(id);
+    if m.has_annotation_named(&p.config.atomic_annotations) {
+        Some(OwnLock::Atomic)
+    } else if m.is_synchronized() {
+        Some(if m.is_static() {
+            OwnLock::Class
+        } else {
+            OwnLock::Receiver
+        })
+    } else {
+        None
+    }
+}
+
+/// Fields assigned a thread-safe object: `f = Collections.synchronizedMap(..)` or
+/// `f = new ConcurrentHashMap<>()` (the call right before the store, as javac emits it).
+pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
+    p.classes
+        .par_iter()
+        .flat_map_iter(|c| {
+            let mut found = Vec::new();
+            for m in &c.methods {
+                let Some(code) = &m.code else { continue };
+                for w in code.insns.windows(2) {
+                    let (Op::PutField(f) | Op::PutStatic(f)) = &w[1].op else {
+                        continue;
+                    };
+                    let Op::Invoke(_, r) = &w[0].op else { continue };
+                    let r = c.member(*r);
+                    let thread_safe = p.thread_safe.is_factory(&r.class, &r.name)
+                        || (&*r.name == "<init>" && p.thread_safe.is_class(&r.class));
+                    if thread_safe {
+                        let f = c.member(*f);
+                        found.push((f.class.clone(), f.name.clone()));
+                    }
+                }
+            }
+            found
+        })
+        .collect()
+}

@@ -1,0 +1,172 @@
+//! Control-flow graph over decoded instructions: basic blocks, normal successor edges, and
+//! exception edges (every instruction inside a handler's range may jump to the handler).
+
+use super::model::{Code, Op};
+
+/// A basic block: instructions `[start, end)`.
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub start: u32,
+    pub end: u32,
+    /// Normal successors (block indices): fall-through, branch targets, switch targets.
+    pub succs: Vec<u32>,
+}
+
+#[derive(Debug)]
+pub struct Cfg {
+    pub blocks: Vec<Block>,
+    /// Block index of each instruction.
+    pub block_of: Vec<u32>,
+    /// For each instruction, the blocks of the handlers covering it (empty for most).
+    pub handlers_at: Vec<Vec<u32>>,
+}
+
+impl Cfg {
+    pub fn build(code: &Code) -> Cfg {
+        let n = code.insns.len();
+        let mut leader = vec![false; n + 1];
+        if n > 0 {
+            leader[0] = true;
+        }
+        let mut jsr_returns = Vec::new();
+        for (i, insn) in code.insns.iter().enumerate() {
+            let next = i + 1;
+            match &insn.op {
+                Op::If { target, .. } => {
+                    leader[*target as usize] = true;
+                    leader[next] = true;
+                }
+                Op::Goto(t) => {
+                    leader[*t as usize] = true;
+                    leader[next] = true;
+                }
+                Op::Jsr(t) => {
+                    leader[*t as usize] = true;
+                    leader[next] = true;
+                    jsr_returns.push(next as u32);
+                }
+                Op::Switch { targets } => {
+                    for t in targets {
+                        leader[*t as usize] = true;
+                    }
+                    leader[next] = true;
+                }
+                Op::Return(_) | Op::Athrow | Op::Ret(_) => leader[next] = true,
+                _ => {}
+            }
+        }
+        for h in &code.handlers {
+            leader[h.handler as usize] = true;
+        }
+        let mut block_of = vec![0u32; n];
+        let mut starts = Vec::new();
+        for i in 0..n {
+            if leader[i] {
+                starts.push(i as u32);
+            }
+            block_of[i] = (starts.len() - 1) as u32;
+        }
+        let mut blocks = Vec::with_capacity(starts.len());
+        for (b, &start) in starts.iter().enumerate() {
+            let end = starts.get(b + 1).copied().unwrap_or(n as u32);
+            let last = &code.insns[(end - 1) as usize].op;
+            let mut succs = Vec::new();
+            let falls_through = !matches!(
+                last,
+                Op::Goto(_)
+                    | Op::Return(_)
+                    | Op::Athrow
+                    | Op::Switch { .. }
+                    | Op::Ret(_)
+                    | Op::Jsr(_)
+            );
+            match last {
+                Op::If { target, .. } => succs.push(block_of[*target as usize]),
+                Op::Goto(t) | Op::Jsr(t) => succs.push(block_of[*t as usize]),
+                Op::Switch { targets } => {
+                    succs.extend(targets.iter().map(|t| block_of[*t as usize]))
+                }
+                Op::Ret(_) => succs.extend(
+                    jsr_returns
+                        .iter()
+                        .filter(|&&r| (r as usize) < n)
+                        .map(|&r| block_of[r as usize]),
+                ),
+                _ => {}
+            }
+            if falls_through && (end as usize) < n {
+                succs.push(block_of[end as usize]);
+            }
+            succs.sort_unstable();
+            succs.dedup();
+            blocks.push(Block { start, end, succs });
+        }
+        let mut handlers_at = vec![Vec::new(); n];
+        for h in &code.handlers {
+            let hb = block_of[h.handler as usize];
+            for i in h.start..h.end.min(n as u32) {
+                let v: &mut Vec<u32> = &mut handlers_at[i as usize];
+                if !v.contains(&hb) {
+                    v.push(hb);
+                }
+            }
+        }
+        Cfg {
+            blocks,
+            block_of,
+            handlers_at,
+        }
+    }
+
+    /// Blocks in reverse post-order from the entry (unreachable blocks last), a good worklist
+    /// order for forward problems.
+    pub fn reverse_post_order(&self) -> Vec<u32> {
+        let n = self.blocks.len();
+        let mut order = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        // Iterative DFS with explicit stack of (block, next successor index).
+        let mut exc_succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (b, blk) in self.blocks.iter().enumerate() {
+            for i in blk.start..blk.end {
+                for &h in &self.handlers_at[i as usize] {
+                    if !exc_succs[b].contains(&h) {
+                        exc_succs[b].push(h);
+                    }
+                }
+            }
+        }
+        let succs = |b: usize| {
+            self.blocks[b]
+                .succs
+                .iter()
+                .chain(exc_succs[b].iter())
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        if n > 0 {
+            let mut stack: Vec<(u32, Vec<u32>, usize)> = vec![(0, succs(0), 0)];
+            seen[0] = true;
+            while let Some((b, ss, k)) = stack.last_mut() {
+                if *k < ss.len() {
+                    let s = ss[*k];
+                    *k += 1;
+                    if !seen[s as usize] {
+                        seen[s as usize] = true;
+                        let next = succs(s as usize);
+                        stack.push((s, next, 0));
+                    }
+                } else {
+                    order.push(*b);
+                    stack.pop();
+                }
+            }
+        }
+        order.reverse();
+        for (b, s) in seen.iter().enumerate() {
+            if !s {
+                order.push(b as u32);
+            }
+        }
+        order
+    }
+}

@@ -1,0 +1,9 @@
+//! The bytecode model: our own class/method/instruction types ([`model`]), the parser
+//! boundary ([`parse`], the only place that knows `cafebabe`), and the control-flow graph
+//! ([`cfg`]).
+
+pub mod cfg;
+pub mod model;
+pub mod parse;
+
+pub use model::*;

@@ -1,0 +1,331 @@
+//! Our own model of a class file: what the analyses need, owned, independent of the parser.
+//!
+//! Instructions are decoded into [`Op`], a compact set that keeps every opcode's stack effect
+//! (in slots: `long` and `double` take two) and resolves branch offsets into instruction indices.
+
+/// Access flags we look at.
+pub mod acc {
+    pub const STATIC: u16 = 0x0008;
+    pub const SYNCHRONIZED: u16 = 0x0020;
+    pub const NATIVE: u16 = 0x0100;
+    pub const ABSTRACT: u16 = 0x0400;
+    pub const INTERFACE: u16 = 0x0200;
+    pub const SYNTHETIC: u16 = 0x1000;
+    pub const BRIDGE: u16 = 0x0040;
+}
+
+/// A parsed class.
+#[derive(Debug)]
+pub struct Class {
+    /// Internal name, e.g. `com/x/Outer$Inner`.
+    pub name: Box<str>,
+    pub super_name: Option<Box<str>>,
+    pub interfaces: Vec<Box<str>>,
+    pub access: u16,
+    /// The `SourceFile` attribute, e.g. `Outer.java`.
+    pub source_file: Option<Box<str>>,
+    /// Annotation type descriptors, e.g. `Lcom/x/Atomic;`.
+    pub annotations: Vec<Box<str>>,
+    pub methods: Vec<Method>,
+    /// Constant-pool member references used by the instructions, indexed by [`RefId`].
+    pub refs: Vec<MemberRef>,
+    /// Display path of the file it came from.
+    pub path: String,
+    /// From `--classpath`: used for the hierarchy and summaries, never reported.
+    pub library: bool,
+    /// What a parser fallback had to drop, if any.
+    pub lost: Option<String>,
+}
+
+impl Class {
+    pub fn is_interface(&self) -> bool {
+        self.access & acc::INTERFACE != 0
+    }
+
+    /// The binary name with dots: `com.x.Outer$Inner`.
+    pub fn dotted_name(&self) -> String {
+        self.name.replace('/', ".")
+    }
+
+    /// The package as a path prefix, e.g. `com/x/` (empty for the default package).
+    pub fn package_path(&self) -> &str {
+        match self.name.rfind('/') {
+            Some(i) => &self.name[..=i],
+            None => "",
+        }
+    }
+
+    pub fn member(&self, id: RefId) -> &MemberRef {
+        &self.refs[id as usize]
+    }
+}
+
+/// A method of a class.
+#[derive(Debug)]
+pub struct Method {
+    pub name: Box<str>,
+    pub descriptor: Box<str>,
+    pub access: u16,
+    pub annotations: Vec<Box<str>>,
+    pub code: Option<Code>,
+}
+
+impl Method {
+    pub fn is_static(&self) -> bool {
+        self.access & acc::STATIC != 0
+    }
+    pub fn is_synchronized(&self) -> bool {
+        self.access & acc::SYNCHRONIZED != 0
+    }
+    /// Number of local slots taken by the parameters (with `this` for instance methods).
+    pub fn param_slots(&self) -> u16 {
+        let own = descriptor_arg_slots(&self.descriptor) as u16;
+        if self.is_static() {
+            own
+        } else {
+            own + 1
+        }
+    }
+    pub fn has_annotation_named(&self, simple_names: &[String]) -> bool {
+        self.annotations
+            .iter()
+            .any(|a| simple_names.iter().any(|n| annotation_simple_name(a) == n))
+    }
+}
+
+/// The simple name of an annotation type descriptor: `Lcom/x/Outer$Atomic;` → `Atomic`.
+pub fn annotation_simple_name(desc: &str) -> &str {
+    let d = desc.strip_prefix('L').unwrap_or(desc);
+    let d = d.strip_suffix(';').unwrap_or(d);
+    let d = d.rsplit('/').next().unwrap_or(d);
+    d.rsplit('$').next().unwrap_or(d)
+}
+
+/// A method body.
+#[derive(Debug)]
+pub struct Code {
+    pub max_locals: u16,
+    pub insns: Vec<Insn>,
+    pub handlers: Vec<Handler>,
+    /// `(first instruction index, source line)`, sorted by instruction index.
+    pub lines: Vec<(u32, u32)>,
+}
+
+impl Code {
+    /// The source line of an instruction, from the `LineNumberTable`.
+    pub fn line_of(&self, insn: u32) -> Option<u32> {
+        let i = self.lines.partition_point(|&(start, _)| start <= insn);
+        if i == 0 {
+            None
+        } else {
+            Some(self.lines[i - 1].1)
+        }
+    }
+}
+
+/// An exception handler: instructions `[start, end)` jump to `handler` on a throw.
+#[derive(Clone, Copy, Debug)]
+pub struct Handler {
+    pub start: u32,
+    pub end: u32,
+    pub handler: u32,
+}
+
+/// Index into [`Class::refs`].
+pub type RefId = u32;
+
+/// A field or method reference (class, name, descriptor) with its slot sizes precomputed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MemberRef {
+    pub class: Box<str>,
+    pub name: Box<str>,
+    pub desc: Box<str>,
+    /// Fields: slots of the value. Methods: slots of the arguments (without the receiver).
+    pub arg_slots: u8,
+    /// Methods: slots of the return value (0 for void). Fields: same as `arg_slots`.
+    pub ret_slots: u8,
+}
+
+/// One decoded instruction.
+#[derive(Debug, Clone)]
+pub struct Insn {
+    /// Byte offset in the code array.
+    pub pc: u32,
+    pub op: Op,
+}
+
+/// Invocation kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvokeKind {
+    Virtual,
+    Special,
+    Static,
+    Interface,
+}
+
+/// The decoded operation. Stack effects are in slots.
+#[derive(Debug, Clone)]
+pub enum Op {
+    Nop,
+    /// Push a constant of `n` slots.
+    Const(u8),
+    /// `ldc` of a class literal (a lock identity).
+    ClassLiteral(Box<str>),
+    /// Load `n` slots from local `idx`.
+    Load(u16, u8),
+    /// Store `n` slots into local `idx`.
+    Store(u16, u8),
+    Iinc(u16),
+    /// Array element load: pops array and index, pushes `n` slots.
+    ArrayLoad(u8),
+    /// Array element store: pops array, index and `n` slots.
+    ArrayStore(u8),
+    ArrayLength,
+    GetField(RefId),
+    PutField(RefId),
+    GetStatic(RefId),
+    PutStatic(RefId),
+    Invoke(InvokeKind, RefId),
+    /// `invokedynamic`: pops `arg_slots`, pushes `ret_slots` of the call site descriptor.
+    InvokeDynamic(RefId),
+    New,
+    /// `newarray`/`anewarray` (pop 1) or `multianewarray` (pop dims): push a fresh array.
+    NewArray(u8),
+    /// `checkcast`: a move.
+    CheckCast,
+    /// Pops `pop` slots, pushes `push` slots computed from them (arithmetic, conversions,
+    /// comparisons, `instanceof`).
+    Compute {
+        pop: u8,
+        push: u8,
+    },
+    Pop,
+    Pop2,
+    Dup,
+    DupX1,
+    DupX2,
+    Dup2,
+    Dup2X1,
+    Dup2X2,
+    Swap,
+    /// Conditional branch popping `pop` slots; `target` is an instruction index.
+    If {
+        pop: u8,
+        target: u32,
+        cond: Cond,
+    },
+    Goto(u32),
+    Jsr(u32),
+    Ret(u16),
+    Switch {
+        targets: Vec<u32>,
+    },
+    /// Return popping `n` slots.
+    Return(u8),
+    Athrow,
+    MonitorEnter,
+    MonitorExit,
+}
+
+/// What a conditional branch tests, as far as the analyses care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    /// `ifeq`: jumps when the int is zero (a `boolean` is false).
+    Zero,
+    /// `ifne`: jumps when the int is non-zero.
+    NonZero,
+    Other,
+}
+
+/// Slots taken by a field descriptor: 2 for `J`/`D`, else 1.
+pub fn field_slots(desc: &str) -> u8 {
+    match desc.as_bytes().first() {
+        Some(b'J') | Some(b'D') => 2,
+        _ => 1,
+    }
+}
+
+/// Slots taken by the arguments of a method descriptor (without the receiver).
+pub fn descriptor_arg_slots(desc: &str) -> u8 {
+    let mut slots: u32 = 0;
+    let bytes = desc.as_bytes();
+    let mut i = 1; // skip '('
+    while i < bytes.len() && bytes[i] != b')' {
+        match bytes[i] {
+            b'J' | b'D' => {
+                slots += 2;
+                i += 1;
+            }
+            b'L' => {
+                slots += 1;
+                while i < bytes.len() && bytes[i] != b';' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'[' => {
+                while i < bytes.len() && bytes[i] == b'[' {
+                    i += 1;
+                }
+                if i < bytes.len() && bytes[i] == b'L' {
+                    while i < bytes.len() && bytes[i] != b';' {
+                        i += 1;
+                    }
+                }
+                i += 1;
+                slots += 1;
+            }
+            _ => {
+                slots += 1;
+                i += 1;
+            }
+        }
+    }
+    slots.min(255) as u8
+}
+
+/// Slots of the return value of a method descriptor.
+pub fn descriptor_ret_slots(desc: &str) -> u8 {
+    match desc.rsplit(')').next() {
+        Some("V") => 0,
+        Some(r) => field_slots(r),
+        None => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptor_slots() {
+        assert_eq!(descriptor_arg_slots("()V"), 0);
+        assert_eq!(
+            descriptor_arg_slots("(IJLjava/lang/String;[[D[Ljava/lang/Object;D)V"),
+            7
+        );
+        assert_eq!(descriptor_ret_slots("()J"), 2);
+        assert_eq!(descriptor_ret_slots("()V"), 0);
+        assert_eq!(descriptor_ret_slots("(J)[J"), 1);
+    }
+
+    #[test]
+    fn simple_annotation_names() {
+        assert_eq!(annotation_simple_name("Lcom/x/Atomic;"), "Atomic");
+        assert_eq!(annotation_simple_name("Lcom/x/Outer$Atomic;"), "Atomic");
+        assert_eq!(annotation_simple_name("LAtomic;"), "Atomic");
+    }
+
+    #[test]
+    fn line_lookup() {
+        let code = Code {
+            max_locals: 0,
+            insns: vec![],
+            handlers: vec![],
+            lines: vec![(0, 10), (3, 12), (7, 11)],
+        };
+        assert_eq!(code.line_of(0), Some(10));
+        assert_eq!(code.line_of(4), Some(12));
+        assert_eq!(code.line_of(9), Some(11));
+    }
+}

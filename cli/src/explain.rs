@@ -1,0 +1,231 @@
+//! Turns a rule's [`Finding`] (instruction indices) into a [`Diagnostic`]: source lines, the
+//! value's story (read, stale, use) in words, and the method's identity. Output formats render
+//! diagnostics; nothing here knows about a format.
+
+use serde::Serialize;
+
+use crate::analysis::locks::METHOD_SITE;
+use crate::bytecode::{Class, Code, InvokeKind, Method, Op};
+use crate::rules::{Finding, Level, RuleId};
+
+/// One finding, ready for any output format.
+#[derive(Clone, Debug, Serialize)]
+pub struct Diagnostic {
+    pub rule: RuleId,
+    pub level: Level,
+    pub message: String,
+    /// Binary class name with dots: `pkg.Outer$Inner`.
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
+    /// Package-relative source path from the `SourceFile` attribute: `pkg/Outer.java`.
+    pub file: String,
+    /// The source file found under a `--source-root`, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<std::path::PathBuf>,
+    /// Line of the use (the primary location).
+    pub line: Option<u32>,
+    /// Critical sections entered since the read (stale-value).
+    pub age: Option<u32>,
+    /// Read, stale, use: where the value came from, where it went stale, where it is used.
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepKind {
+    Read,
+    Stale,
+    Use,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub kind: StepKind,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// The package-relative source path of a class: `pkg/Outer.java`.
+pub fn source_path(class: &Class) -> String {
+    let file = match &class.source_file {
+        Some(f) => f.to_string(),
+        None => {
+            let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
+            format!("{}.java", simple.split('$').next().unwrap_or(simple))
+        }
+    };
+    format!("{}{}", class.package_path(), file)
+}
+
+fn simple_class(internal: &str) -> &str {
+    internal.rsplit('/').next().unwrap_or(internal)
+}
+
+/// What the instruction at `at` read: "field `Counter.count`", "the result of `getX()`".
+fn describe_read(class: &Class, code: &Code, at: u32) -> String {
+    match code.insns.get(at as usize).map(|i| &i.op) {
+        Some(Op::GetField(r) | Op::GetStatic(r)) => {
+            let m = class.member(*r);
+            format!("field `{}.{}`", simple_class(&m.class), m.name)
+        }
+        Some(Op::ArrayLoad(_)) => "an array element".to_string(),
+        Some(Op::ArrayLength) => "an array length".to_string(),
+        Some(Op::Invoke(_, r)) => format!("the result of `{}()`", class.member(*r).name),
+        _ => "a shared value".to_string(),
+    }
+}
+
+/// The region a value was read in: "the synchronized block at line 9".
+fn describe_region(class: &Class, method: &Method, code: &Code, site: u32) -> String {
+    if site == METHOD_SITE {
+        return if method.is_synchronized() {
+            format!("synchronized method `{}`", method.name)
+        } else {
+            format!("atomic method `{}`", method.name)
+        };
+    }
+    let line = code
+        .line_of(site)
+        .map(|l| format!(" at line {l}"))
+        .unwrap_or_default();
+    match code.insns.get(site as usize).map(|i| &i.op) {
+        Some(Op::MonitorEnter) => format!("the synchronized block{line}"),
+        Some(Op::Invoke(_, r)) => {
+            let m = class.member(*r);
+            match &*m.name {
+                "lock" | "lockInterruptibly" => format!("the `lock()` region{line}"),
+                _ => format!("the critical section of `{}()`{line}", m.name),
+            }
+        }
+        Some(Op::If { .. }) => format!("the `tryLock()` region{line}"),
+        _ => format!("the critical section{line}"),
+    }
+}
+
+/// The boundary at which the value went stale (or left its block).
+fn describe_boundary(class: &Class, code: &Code, at: u32) -> String {
+    match code.insns.get(at as usize).map(|i| &i.op) {
+        Some(Op::MonitorEnter) => "a lock is acquired here (synchronized block)".to_string(),
+        Some(Op::MonitorExit) => {
+            "the lock is released here (end of the synchronized block)".to_string()
+        }
+        Some(Op::If { .. }) => {
+            "`tryLock()` succeeds here and a critical section begins".to_string()
+        }
+        Some(Op::Invoke(_, r)) => {
+            let m = class.member(*r);
+            match &*m.name {
+                "lock" | "lockInterruptibly" => "`lock()` acquires a lock here".to_string(),
+                "unlock" => "`unlock()` releases the lock here".to_string(),
+                "wait" => "`wait()` releases the lock here and re-acquires it".to_string(),
+                n if n.starts_with("await") => {
+                    format!("`{n}()` releases the lock here and re-acquires it")
+                }
+                n => format!("the call to `{n}()` is a critical section of its own"),
+            }
+        }
+        _ => "a critical section boundary".to_string(),
+    }
+}
+
+/// How the value is used at `at`.
+fn describe_use(class: &Class, code: &Code, at: u32) -> String {
+    match code.insns.get(at as usize).map(|i| &i.op) {
+        Some(Op::PutField(r) | Op::PutStatic(r)) => {
+            let m = class.member(*r);
+            format!(
+                "used in the store to `{}.{}`",
+                simple_class(&m.class),
+                m.name
+            )
+        }
+        Some(Op::ArrayStore(_)) => "used in an array store".to_string(),
+        Some(Op::ArrayLoad(_) | Op::ArrayLength) => "used to access an array".to_string(),
+        Some(Op::Invoke(k, r)) => {
+            let m = class.member(*r);
+            if *k == InvokeKind::Special && &*m.name == "<init>" {
+                format!("passed to the `{}` constructor", simple_class(&m.class))
+            } else {
+                format!("passed to `{}()`", m.name)
+            }
+        }
+        Some(Op::InvokeDynamic(_)) => "captured or concatenated".to_string(),
+        Some(Op::Compute { .. }) => "used in a computation".to_string(),
+        Some(Op::Iinc(_)) => "incremented".to_string(),
+        Some(Op::If { .. }) => "tested in a condition".to_string(),
+        Some(Op::Switch { .. }) => "used in a switch".to_string(),
+        Some(Op::Return(_)) => "returned".to_string(),
+        Some(Op::Athrow) => "thrown".to_string(),
+        Some(Op::MonitorEnter | Op::MonitorExit) => "used as a lock".to_string(),
+        _ => "used".to_string(),
+    }
+}
+
+fn line_ref(l: Option<u32>) -> String {
+    l.map(|l| format!("line {l}"))
+        .unwrap_or_else(|| "an unknown line".to_string())
+}
+
+/// Build the diagnostic for a finding in `method` of `class`.
+pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diagnostic {
+    let meta = f.rule.meta();
+    let what = describe_read(class, code, f.read_at);
+    let region = describe_region(class, method, code, f.region_site);
+    let read_line = code.line_of(f.read_at);
+    let use_line = code.line_of(f.use_at);
+    let boundary_line = f.boundary_at.and_then(|b| code.line_of(b));
+    let usage = describe_use(class, code, f.use_at);
+    let message = match f.rule {
+        RuleId::StaleValue => format!(
+            "Stale value: {what} was read inside {region} ({}) and is {usage} ({}) after a new critical \
+             section began ({}); another thread may have changed it meanwhile [age {}]",
+            line_ref(read_line),
+            line_ref(use_line),
+            line_ref(boundary_line),
+            f.age.unwrap_or(0)
+        ),
+        RuleId::BlockLocalAtomicity => format!(
+            "Value of {what} read inside {region} ({}) is {usage} ({}) outside that block",
+            line_ref(read_line),
+            line_ref(use_line)
+        ),
+    };
+    let mut steps = vec![Step {
+        kind: StepKind::Read,
+        line: read_line,
+        message: format!("{what} is read here, inside {region}"),
+    }];
+    if let Some(b) = f.boundary_at {
+        let mut m = describe_boundary(class, code, b);
+        if f.rule == RuleId::StaleValue {
+            m.push_str("; from here the value read before is stale");
+        }
+        steps.push(Step {
+            kind: StepKind::Stale,
+            line: boundary_line,
+            message: m,
+        });
+    }
+    steps.push(Step {
+        kind: StepKind::Use,
+        line: use_line,
+        message: match f.rule {
+            RuleId::StaleValue => format!("the stale value is {usage} here"),
+            RuleId::BlockLocalAtomicity => format!("the value is {usage} here, outside its block"),
+        },
+    });
+    Diagnostic {
+        rule: f.rule,
+        level: meta.level,
+        message,
+        class: class.dotted_name(),
+        method: method.name.to_string(),
+        descriptor: method.descriptor.to_string(),
+        file: source_path(class),
+        source: None,
+        line: use_line,
+        age: f.age,
+        steps,
+    }
+}

@@ -1,0 +1,16 @@
+//! stalecheck: a static checker for atomicity bugs (stale values) in JVM bytecode.
+//!
+//! Data flows `load` → `bytecode::parse` → `program` (index, summaries) → `rules` (each a
+//! dataflow [`analysis::engine::Analysis`] over the shared lock model) → `explain` →
+//! `report` (text, JSON, SARIF). See ARCHITECTURE.md.
+
+pub mod analysis;
+pub mod bytecode;
+pub mod config;
+pub mod diag;
+pub mod explain;
+pub mod load;
+pub mod pipeline;
+pub mod program;
+pub mod report;
+pub mod rules;

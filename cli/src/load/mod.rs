@@ -1,0 +1,234 @@
+//! Finding class files: directories, `.class` files, archives (nested, multi-release), and the
+//! `--classpath`. Pure I/O and unpacking: nothing here parses a class.
+//!
+//! Contract (relied on by `pipeline`):
+//! - `RawClass::order` sorts classes in argument order: the first input given comes first,
+//!   then `--classpath` entries after all scanned inputs, each in the order given; inside a
+//!   directory or archive, in a stable (sorted) order. The pipeline keeps the first class of a
+//!   given name in this order.
+//! - Every problem is reported once in `LoadOutput::problems` with its display path; nothing
+//!   here panics or stops on bad input.
+//!
+//! Submodules:
+//! - `classpath`: [`parse_classpath`], splitting `--classpath` and expanding `@file`s.
+//! - `files`: the file system: walking directories for `.class` files (sorted by file name,
+//!   symbolic links followed, loops reported) and reading single class files.
+//! - `archive`: jars, wars, ears, zips and jmods read into memory and inflated in parallel,
+//!   archives nested inside them (`BOOT-INF/lib/*.jar`, ...) opened from memory, and the
+//!   [`Limits`] enforced on the bytes actually inflated.
+//! - `entries`: what an archive entry name means (class, multi-release variant, nested archive,
+//!   or ignored), as pure string logic.
+//!
+//! Inputs are loaded in parallel (rayon) and their results put back in argument order, so the
+//! output does not depend on scheduling. Directories contribute only `.class` files; archives
+//! are recognised by extension (`.jar`, `.war`, `.ear`, `.zip`, `.jmod`), and inside archives
+//! `.jar`, `.war` and `.zip` entries are nested archives. An archive inside a top-level archive
+//! is nested one level deep; deeper than [`Limits::max_nesting`] is skipped with a problem.
+
+mod archive;
+mod classpath;
+mod entries;
+mod files;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+pub use classpath::{parse_classpath, ClasspathError};
+
+use crate::diag::InputProblem;
+use entries::{has_ext, Format};
+
+const MIB: u64 = 1 << 20;
+
+/// Bounds on what loading one input may inflate, against zip bombs and runaway nesting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How deep archives may nest inside archives (an archive inside a top-level archive is
+    /// one level). Default 4.
+    pub max_nesting: u32,
+    /// The most bytes one inflated entry (a class or a nested archive) may have. Default 512 MiB.
+    pub max_entry_bytes: u64,
+    /// The most bytes all inflated entries of one top-level input may have together.
+    /// Default 4 GiB.
+    pub max_total_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_nesting: 4,
+            max_entry_bytes: 512 * MIB,
+            max_total_bytes: 4096 * MIB,
+        }
+    }
+}
+
+/// The bytes of one class file, not parsed yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawClass {
+    /// Display path: `dir/com/x/Y.class`, or `app.jar!/BOOT-INF/lib/dep.jar!/com/x/Y.class`
+    /// inside archives.
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// True when it came from `--classpath`: it serves the hierarchy and summaries, and is never
+    /// reported on.
+    pub library: bool,
+    /// (index of the input in argument order, with `--classpath` entries after all scanned
+    /// inputs; index inside that input in a stable sorted order).
+    pub order: (u32, u32),
+}
+
+/// Everything loaded, and every problem met on the way.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOutput {
+    /// Sorted by [`RawClass::order`].
+    pub classes: Vec<RawClass>,
+    /// Each problem once, in input order.
+    pub problems: Vec<InputProblem>,
+}
+
+/// Loads every class file from the scanned `inputs` and from the `classpath` (marked
+/// [`RawClass::library`]). Bad inputs are reported in [`LoadOutput::problems`] and the rest
+/// goes on.
+pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadOutput {
+    let jobs: Vec<(&Path, Role)> = inputs
+        .iter()
+        .map(|path| (path.as_path(), Role::Scanned))
+        .chain(classpath.iter().map(|path| (path.as_path(), Role::Library)))
+        .collect();
+    let results: Vec<Found> = jobs
+        .par_iter()
+        .map(|&(path, role)| load_input(path, role, limits))
+        .collect();
+
+    let mut output = LoadOutput::default();
+    let mut seen = HashSet::new();
+    for (input, (found, (_, role))) in results.into_iter().zip(jobs).enumerate() {
+        let input = index_u32(input);
+        let classes = found
+            .classes
+            .into_iter()
+            .enumerate()
+            .map(|(i, loaded)| RawClass {
+                path: loaded.path,
+                bytes: loaded.bytes,
+                library: role == Role::Library,
+                order: (input, index_u32(i)),
+            });
+        output.classes.extend(classes);
+        for problem in found.problems {
+            let key = (
+                problem.severity,
+                problem.path.clone(),
+                problem.reason.clone(),
+            );
+            if seen.insert(key) {
+                output.problems.push(problem);
+            }
+        }
+    }
+    output.classes.sort_by_key(|class| class.order);
+    output
+}
+
+/// Whether an input is scanned (reported on) or only on the classpath.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Scanned,
+    Library,
+}
+
+fn load_input(path: &Path, role: Role, limits: &Limits) -> Found {
+    let display = path.display().to_string();
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(err) => return Found::problem(InputProblem::error(display, files::io_reason(&err))),
+    };
+    if metadata.is_dir() {
+        return load_dir(path, role, limits);
+    }
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy())
+        .unwrap_or_default();
+    if metadata.is_file() && has_ext(&name, "class") {
+        if entries::is_class(&name) {
+            return files::load_class_file(path, limits.max_entry_bytes);
+        }
+        return Found::default(); // module-info.class
+    }
+    match Format::from_file_name(&name) {
+        Some(format) if metadata.is_file() => archive::load_archive_file(path, format, limits),
+        _ => Found::problem(InputProblem::error(
+            display,
+            "not a class file, directory or archive (.jar, .war, .ear, .zip, .jmod)",
+        )),
+    }
+}
+
+fn load_dir(path: &Path, role: Role, limits: &Limits) -> Found {
+    let found = files::load_dir(path, limits.max_entry_bytes);
+    if !found.classes.is_empty() || !found.problems.is_empty() {
+        return found;
+    }
+    let display = path.display().to_string();
+    let problem = match role {
+        Role::Scanned => InputProblem::error(display, "no class files found"),
+        Role::Library => InputProblem::note(display, "no class files found"),
+    };
+    Found::problem(problem)
+}
+
+/// A class found inside one input, before it is numbered.
+#[derive(Debug)]
+struct Loaded {
+    path: String,
+    bytes: Vec<u8>,
+}
+
+/// What one input (or part of one) yielded, in its stable order.
+#[derive(Debug, Default)]
+struct Found {
+    classes: Vec<Loaded>,
+    problems: Vec<InputProblem>,
+}
+
+impl Found {
+    fn class(loaded: Loaded) -> Self {
+        Self {
+            classes: vec![loaded],
+            problems: Vec::new(),
+        }
+    }
+
+    fn problem(problem: InputProblem) -> Self {
+        Self {
+            classes: Vec::new(),
+            problems: vec![problem],
+        }
+    }
+
+    fn append(&mut self, mut other: Found) {
+        self.classes.append(&mut other.classes);
+        self.problems.append(&mut other.problems);
+    }
+}
+
+fn index_u32(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+/// A byte limit as people read it: `512 MiB`, or `1000 bytes` when not a whole number of MiB.
+fn size_limit(bytes: u64) -> String {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}

@@ -1,0 +1,225 @@
+//! From paths to diagnostics: load, parse (in parallel), de-duplicate, build the program and
+//! its summaries, analyse every scanned method (in parallel, a panic contained to its method),
+//! explain. The only I/O is the loader's reading of the inputs and the lookup of source files.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::analysis::engine::MethodCx;
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::parse::parse_class;
+use crate::bytecode::Class;
+use crate::config::AnalysisConfig;
+use crate::diag::InputProblem;
+use crate::explain::{explain, Diagnostic};
+use crate::load::{self, Limits};
+use crate::program::Program;
+use crate::rules::{self, RuleId};
+
+pub struct ScanOptions {
+    pub inputs: Vec<PathBuf>,
+    pub classpath: Vec<PathBuf>,
+    pub source_roots: Vec<PathBuf>,
+    pub rules: Vec<RuleId>,
+    pub config: AnalysisConfig,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Classes scanned (reported on).
+    pub classes: usize,
+    /// Classes from `--classpath`.
+    pub library_classes: usize,
+    /// Methods with code analysed.
+    pub methods: usize,
+    #[serde(skip)]
+    pub load_time: Duration,
+    #[serde(skip)]
+    pub parse_time: Duration,
+    #[serde(skip)]
+    pub summary_time: Duration,
+    #[serde(skip)]
+    pub analysis_time: Duration,
+}
+
+pub struct ScanOutput {
+    pub diagnostics: Vec<Diagnostic>,
+    pub problems: Vec<InputProblem>,
+    pub stats: Stats,
+}
+
+/// Most duplicate-class notes printed one by one; the rest are summed up in one note.
+const MAX_DUPLICATE_NOTES: usize = 20;
+
+/// Run a scan. `progress(done, total)` is called now and then while methods are analysed.
+pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> ScanOutput {
+    let mut stats = Stats::default();
+    let t0 = Instant::now();
+    let loaded = load::load(&opts.inputs, &opts.classpath, &opts.limits);
+    let mut problems = loaded.problems;
+    stats.load_time = t0.elapsed();
+
+    let t1 = Instant::now();
+    let parsed: Vec<Result<Class, InputProblem>> = loaded
+        .classes
+        .into_par_iter()
+        .map(|raw| {
+            parse_class(&raw.bytes, &raw.path, raw.library).map_err(|e| {
+                InputProblem::error(raw.path.clone(), format!("not a valid class file: {e}"))
+            })
+        })
+        .collect();
+    let mut classes = Vec::with_capacity(parsed.len());
+    let mut first_seen: HashMap<Box<str>, String> = HashMap::new();
+    let mut duplicates = 0usize;
+    for p in parsed {
+        match p {
+            Err(problem) => problems.push(problem),
+            Ok(class) => {
+                if class.name.ends_with("module-info") {
+                    continue;
+                }
+                if let Some(first) = first_seen.get(&class.name) {
+                    duplicates += 1;
+                    if duplicates <= MAX_DUPLICATE_NOTES {
+                        problems.push(InputProblem::note(
+                            class.path.clone(),
+                            format!(
+                                "class {} was already found in {first}; this copy is ignored",
+                                class.dotted_name()
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                if let Some(lost) = &class.lost {
+                    problems.push(InputProblem::note(class.path.clone(), lost.clone()));
+                }
+                first_seen.insert(class.name.clone(), class.path.clone());
+                classes.push(class);
+            }
+        }
+    }
+    if duplicates > MAX_DUPLICATE_NOTES {
+        problems.push(InputProblem::note(
+            "(inputs)",
+            format!(
+                "{} more classes were found more than once; the first copy of each was used",
+                duplicates - MAX_DUPLICATE_NOTES
+            ),
+        ));
+    }
+    stats.parse_time = t1.elapsed();
+    stats.library_classes = classes.iter().filter(|c| c.library).count();
+    stats.classes = classes.len() - stats.library_classes;
+
+    let t2 = Instant::now();
+    let program = Program::new(classes, opts.config.clone());
+    stats.summary_time = t2.elapsed();
+
+    let t3 = Instant::now();
+    let total = stats.classes;
+    let done = AtomicUsize::new(0);
+    let methods = AtomicUsize::new(0);
+    let per_class: Vec<(Vec<Diagnostic>, Vec<InputProblem>)> = program
+        .classes
+        .par_iter()
+        .filter(|c| !c.library)
+        .map(|class| {
+            let out = analyse_class(&program, class, &opts.rules, &methods);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if n % 256 == 0 || n == total {
+                progress(n, total);
+            }
+            out
+        })
+        .collect();
+    let mut diagnostics = Vec::new();
+    for (d, p) in per_class {
+        diagnostics.extend(d);
+        problems.extend(p);
+    }
+    stats.methods = methods.load(Ordering::Relaxed);
+    stats.analysis_time = t3.elapsed();
+
+    for d in &mut diagnostics {
+        d.source = find_source(&opts.source_roots, &d.file);
+    }
+    diagnostics.sort_by(|a, b| {
+        (&a.file, a.line, a.rule, &a.class, &a.method)
+            .cmp(&(&b.file, b.line, b.rule, &b.class, &b.method))
+    });
+    ScanOutput {
+        diagnostics,
+        problems,
+        stats,
+    }
+}
+
+fn analyse_class(
+    program: &Program,
+    class: &Class,
+    rules: &[RuleId],
+    methods: &AtomicUsize,
+) -> (Vec<Diagnostic>, Vec<InputProblem>) {
+    let mut diags = Vec::new();
+    let mut problems = Vec::new();
+    for method in &class.methods {
+        let Some(code) = &method.code else { continue };
+        methods.fetch_add(1, Ordering::Relaxed);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let cfg = Cfg::build(code);
+            let cx = MethodCx {
+                program,
+                class,
+                method,
+                code,
+                cfg: &cfg,
+            };
+            rules::check_method(&cx, rules)
+        }));
+        let where_ = || {
+            format!(
+                "{}.{}{}",
+                class.dotted_name(),
+                method.name,
+                method.descriptor
+            )
+        };
+        match result {
+            Ok(Ok(findings)) => {
+                diags.extend(findings.iter().map(|f| explain(class, method, code, f)))
+            }
+            Ok(Err(e)) => problems.push(InputProblem::error(
+                class.path.clone(),
+                format!("method {} was not analysed: {e}", where_()),
+            )),
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                problems.push(InputProblem::error(
+                    class.path.clone(),
+                    format!(
+                        "internal error while analysing {}: {msg} (the rest of the scan went on)",
+                        where_()
+                    ),
+                ));
+            }
+        }
+    }
+    (diags, problems)
+}
+
+fn find_source(roots: &[PathBuf], rel: &str) -> Option<PathBuf> {
+    roots.iter().map(|r| r.join(rel)).find(|p| p.is_file())
+}

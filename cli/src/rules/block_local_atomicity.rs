@@ -1,0 +1,115 @@
+//! `block-local-atomicity`: Artho, Havelund and Biere's block-local atomicity (see
+//! `block_local_atomicity.md` beside this file).
+//!
+//! Register state ⟨shared, monitor block⟩: a value read from the heap inside a region is shared
+//! and tagged with that region (a new block per non-reentrant acquisition; a block entered again
+//! at the same site is a new instance, so values of the previous instance are marked `old`).
+//! Every use of a shared value whose block is not the current block is a violation, reported
+//! once; the value is then unshared (the paper's footnote 3).
+
+use super::{Finding, RuleId};
+use crate::analysis::engine::{Analysis, RegionEvent, StepCx, StepKind};
+use crate::analysis::locks::CallEffect;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub read_at: u32,
+    /// Acquisition site of the block the value was read in.
+    pub site: u32,
+    /// The value belongs to an earlier instance of the block at `site`.
+    pub old: bool,
+    /// The first region boundary after the read: the release of its block or the
+    /// acquisition of another.
+    pub left_at: Option<u32>,
+}
+
+impl Block {
+    fn is_current(&self, region: Option<u32>) -> bool {
+        !self.old && region == Some(self.site)
+    }
+}
+
+/// `None`: unshared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shared(pub Option<Block>);
+
+#[derive(Default)]
+pub struct BlockLocal {
+    pub findings: Vec<Finding>,
+}
+
+impl Analysis for BlockLocal {
+    type V = Shared;
+
+    fn join(&self, a: &Shared, b: &Shared, region: Option<u32>) -> Shared {
+        match (a.0, b.0) {
+            // Keep the origin that would be a violation in the merged block, so no path's
+            // violation is lost; otherwise the earliest read.
+            (Some(x), Some(y)) => {
+                let key = |o: &Block| (o.is_current(region), o.read_at);
+                Shared(Some(if key(&y) < key(&x) { y } else { x }))
+            }
+            (x, y) => Shared(x.or(y)),
+        }
+    }
+
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [Shared]) -> Shared {
+        for s in inputs.iter_mut() {
+            let Some(b) = s.0 else { continue };
+            if !b.is_current(cx.region) {
+                if cx.record && !self.findings.iter().any(|f| f.read_at == b.read_at) {
+                    self.findings.push(Finding {
+                        rule: RuleId::BlockLocalAtomicity,
+                        use_at: cx.at,
+                        read_at: b.read_at,
+                        region_site: b.site,
+                        boundary_at: b.left_at,
+                        age: None,
+                    });
+                }
+                *s = Shared(None);
+            }
+        }
+        let here = |region: Option<u32>| {
+            Shared(region.map(|site| Block {
+                read_at: cx.at,
+                site,
+                old: false,
+                left_at: None,
+            }))
+        };
+        let merged = || {
+            inputs
+                .iter()
+                .find_map(|s| s.0)
+                .map_or(Shared(None), |b| Shared(Some(b)))
+        };
+        match cx.kind {
+            StepKind::HeapRead => here(cx.region),
+            StepKind::Compute | StepKind::Iinc => merged(),
+            StepKind::Call(CallEffect::Region { .. }) => here(cx.region),
+            StepKind::Call(CallEffect::Plain { reads_heap: true }) if cx.region.is_some() => {
+                here(cx.region)
+            }
+            StepKind::Call(CallEffect::Plain { .. }) => merged(),
+            _ => Shared(None),
+        }
+    }
+
+    fn region(&mut self, ev: RegionEvent, v: &mut Shared) {
+        let Some(b) = &mut v.0 else { return };
+        match ev {
+            RegionEvent::Enter { site, at, .. } => {
+                if b.site == site {
+                    b.old = true;
+                }
+                b.left_at.get_or_insert(at);
+            }
+            RegionEvent::Exit { site, at, .. } => {
+                if b.site == site {
+                    b.left_at.get_or_insert(at);
+                }
+            }
+        }
+    }
+}

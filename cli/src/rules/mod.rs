@@ -1,0 +1,151 @@
+//! The rules: one file per rule with its documentation beside it (`<rule>.md`), and the one
+//! registry of rule metadata ([`RULES`]) that feeds `--help`, the docs and SARIF
+//! `tool.driver.rules`.
+
+pub mod block_local_atomicity;
+pub mod stale_value;
+
+use serde::Serialize;
+
+use crate::analysis::engine::{self, EngineError, MethodCx};
+
+/// Rule identifiers. The string ids are fixed and public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum RuleId {
+    #[serde(rename = "stale-value")]
+    StaleValue,
+    #[serde(rename = "block-local-atomicity")]
+    BlockLocalAtomicity,
+}
+
+/// Default severity of a rule's findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Note,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// Everything the tool says about a rule.
+pub struct RuleMeta {
+    pub id: RuleId,
+    pub code: &'static str,
+    /// PascalCase name (SARIF `name`).
+    pub name: &'static str,
+    pub short: &'static str,
+    pub full: &'static str,
+    pub level: Level,
+    /// The rule's documentation (Markdown), from the file beside its code.
+    pub docs: &'static str,
+    pub tags: &'static [&'static str],
+    pub precision: &'static str,
+}
+
+pub const RULES: &[RuleMeta] = &[
+    RuleMeta {
+        id: RuleId::StaleValue,
+        code: "stale-value",
+        name: "StaleValue",
+        short: "A value read inside a critical section is used after another critical section was entered.",
+        full: "Burrows and Leino's stale-value error: a value read from shared state while holding a lock \
+               is used after the lock was released and a critical section was entered again (a lock, a \
+               synchronized or @Atomic call of the same abstraction, a thread-safe library call, or the \
+               return from wait()). Other threads may have changed the shared state in between, so the \
+               value may be out of date. Ranked by age: the number of critical sections entered since the read.",
+        level: Level::Warning,
+        docs: include_str!("stale_value.md"),
+        tags: &["concurrency", "atomicity", "external/cwe/cwe-362", "external/cwe/cwe-367"],
+        precision: "high",
+    },
+    RuleMeta {
+        id: RuleId::BlockLocalAtomicity,
+        code: "block-local-atomicity",
+        name: "BlockLocalAtomicity",
+        short: "A shared value is used outside the monitor block it was read in.",
+        full: "Artho, Havelund and Biere's block-local atomicity: every value read from shared state inside a \
+               monitor block must be used in that same block. A use in another block, or after the block \
+               ended, operates on a copy that is no longer protected. The strict rule: it also reports \
+               snapshots used after the lock is released (for example printed), which the stale-value rule accepts.",
+        level: Level::Note,
+        docs: include_str!("block_local_atomicity.md"),
+        tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
+        precision: "medium",
+    },
+];
+
+impl RuleId {
+    pub fn meta(self) -> &'static RuleMeta {
+        // RULES holds every variant, in declaration order.
+        &RULES[self as usize]
+    }
+    pub fn code(self) -> &'static str {
+        self.meta().code
+    }
+    pub fn from_code(code: &str) -> Option<RuleId> {
+        RULES.iter().find(|r| r.code == code).map(|r| r.id)
+    }
+}
+
+/// A finding inside one method, in instruction indices; `crate::explain` turns it into lines
+/// and words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: RuleId,
+    /// The instruction that uses the stale value.
+    pub use_at: u32,
+    /// The instruction that read it (a field or array read, or a call that is a region).
+    pub read_at: u32,
+    /// The acquisition site of the region it was read in (`METHOD_SITE` for a method-level region).
+    pub region_site: u32,
+    /// Where it went stale: the first region entry after the release (stale-value), or the first
+    /// region boundary after the read (block-local atomicity).
+    pub boundary_at: Option<u32>,
+    /// Critical sections entered since the read (stale-value only).
+    pub age: Option<u32>,
+}
+
+/// Run the enabled rules over one method.
+pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>, EngineError> {
+    let mut out = Vec::new();
+    for rule in rules {
+        match rule {
+            RuleId::StaleValue => {
+                let mut a = stale_value::StaleValue::default();
+                engine::run(cx, &mut a)?;
+                out.extend(a.findings);
+            }
+            RuleId::BlockLocalAtomicity => {
+                let mut a = block_local_atomicity::BlockLocal::default();
+                engine::run(cx, &mut a)?;
+                out.extend(a.findings);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_in_declaration_order() {
+        for (i, r) in RULES.iter().enumerate() {
+            assert_eq!(r.id as usize, i, "{} out of order", r.code);
+            assert_eq!(RuleId::from_code(r.code), Some(r.id));
+            assert!(r.docs.starts_with("# "), "{} docs need a title", r.code);
+        }
+        assert_eq!(RuleId::from_code("nope"), None);
+    }
+}

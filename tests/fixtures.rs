@@ -1,0 +1,759 @@
+//! The fixture harness: compiles every Java fixture under `fixtures/src` with the real javac,
+//! scans the classes, and compares the findings with the markers written in the sources.
+//!
+//! Markers are trailing `//` comments on the line of the use a finding points at:
+//!
+//! ```text
+//! shared.field = tmp; // expect: stale-value(age=1)
+//! tmp = tmp + val;    // expect: block-local-atomicity
+//! x = y;              // expect: stale-value, block-local-atomicity
+//! fdata = f(value);   // known-fp: block-local-atomicity
+//! if (c.get() < MAX)  // expect: block-local-atomicity; known-fn: stale-value
+//! ```
+//!
+//! - `expect: RULE[(age=N)]`: a finding of RULE has its primary line here (and, with `age=N`,
+//!   one such finding has age N).
+//! - `known-fp: RULE`: a correct program the analysis is known to flag; the finding must be there
+//!   (so a change in precision shows) and is listed separately.
+//! - `known-fn: RULE`: a real bug the analysis is known to miss; the finding must be absent.
+//!
+//! A finding on a line without a marker for its rule fails, and so does a marker without its
+//! finding. Markers are parsed strictly: an unknown rule, an unknown kind, a marker that does not
+//! start its comment or sits on a line without code fails the test.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use common::{Finding, Report, RULES};
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------------
+// Markers
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Expect,
+    KnownFp,
+    KnownFn,
+}
+
+impl Kind {
+    fn parse(word: &str) -> Option<Kind> {
+        match word {
+            "expect" => Some(Kind::Expect),
+            "known-fp" => Some(Kind::KnownFp),
+            "known-fn" => Some(Kind::KnownFn),
+            _ => None,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Expect => "expect",
+            Kind::KnownFp => "known-fp",
+            Kind::KnownFn => "known-fn",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Marker {
+    line: u32,
+    kind: Kind,
+    rule: String,
+    age: Option<u32>,
+}
+
+/// Whether a `//` comment body is a marker attempt: its first word is `expect...` or
+/// `known-...`/`known_...` (so prose such as "Known false positive of ..." is not).
+fn looks_like_marker(body: &str) -> bool {
+    let word: String = body
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != ':' && *c != '(')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    word.starts_with("expect") || word.starts_with("known-") || word.starts_with("known_")
+}
+
+/// Marker keywords followed by a colon, anywhere in `text`.
+fn contains_marker_keyword(text: &str) -> bool {
+    ["expect", "known-fp", "known-fn"].iter().any(|kw| {
+        text.match_indices(kw).any(|(i, _)| text[i + kw.len()..].trim_start().starts_with(':'))
+    })
+}
+
+/// Splits one source line into (code, line comment body), tracking block comments across lines
+/// and skipping string and char literals.
+fn split_line<'a>(line: &'a str, in_block_comment: &mut bool) -> (String, Option<&'a str>) {
+    let bytes = line.as_bytes();
+    let mut code = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if *in_block_comment {
+            if line[i..].starts_with("*/") {
+                *in_block_comment = false;
+                i += 2;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let rest = &line[i..];
+        if rest.starts_with("//") {
+            return (code, Some(&line[i + 2..]));
+        }
+        if rest.starts_with("/*") {
+            *in_block_comment = true;
+            i += 2;
+            continue;
+        }
+        let c = bytes[i];
+        if c == b'"' || c == b'\'' {
+            // A literal: copy it to the code and skip to its end (escapes honoured).
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i] != c {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(bytes.len());
+            code.push_str(&line[start..i]);
+            continue;
+        }
+        let ch = rest.chars().next().unwrap();
+        code.push(ch);
+        i += ch.len_utf8();
+    }
+    (code, None)
+}
+
+/// Parses the markers of one source file. Every malformed marker is an error
+/// (`file:line: why`).
+fn parse_markers(file: &str, source: &str) -> Result<Vec<Marker>, Vec<String>> {
+    let mut markers = Vec::new();
+    let mut errors = Vec::new();
+    let mut in_block_comment = false;
+    for (index, line) in source.lines().enumerate() {
+        let number = index as u32 + 1;
+        let (code, comment) = split_line(line, &mut in_block_comment);
+        let Some(comment) = comment.filter(|c| looks_like_marker(c.trim())) else {
+            // Not a marker comment: marker syntax anywhere on the line is a mistake.
+            if contains_marker_keyword(line) {
+                errors.push(format!(
+                    "{file}:{number}: marker text outside a marker comment; write \
+                     `// expect|known-fp|known-fn: rule, ...` at the end of the line"
+                ));
+            }
+            continue;
+        };
+        let body = comment.trim();
+        let before = &line[..line.len() - comment.len() - 2];
+        if contains_marker_keyword(before) {
+            errors.push(format!("{file}:{number}: marker text before the marker comment"));
+        } else if code.trim().is_empty() {
+            errors.push(format!(
+                "{file}:{number}: marker on a line without code; put it on the line of the use"
+            ));
+        } else {
+            match parse_marker_comment(body, number) {
+                Ok(mut parsed) => markers.append(&mut parsed),
+                Err(why) => {
+                    errors.push(format!("{file}:{number}: malformed marker `// {body}`: {why}"))
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(markers)
+    } else {
+        Err(errors)
+    }
+}
+
+/// `kind: spec, spec; kind: spec` where spec is `rule` or `rule(age=N)`.
+fn parse_marker_comment(body: &str, line: u32) -> Result<Vec<Marker>, String> {
+    let mut markers: Vec<Marker> = Vec::new();
+    for clause in body.split(';') {
+        let (kind_word, specs) = clause
+            .split_once(':')
+            .ok_or_else(|| format!("clause `{}` has no `kind:`", clause.trim()))?;
+        let kind = Kind::parse(kind_word.trim()).ok_or_else(|| {
+            format!("unknown marker kind `{}` (expect, known-fp, known-fn)", kind_word.trim())
+        })?;
+        if specs.trim().is_empty() {
+            return Err(format!("`{}:` names no rule", kind.name()));
+        }
+        for spec in specs.split(',') {
+            let spec = spec.trim();
+            let (rule, age) = match spec.split_once('(') {
+                None => (spec, None),
+                Some((rule, rest)) => {
+                    let inner = rest
+                        .strip_suffix(')')
+                        .ok_or_else(|| format!("`{spec}`: missing `)`"))?;
+                    let value = inner
+                        .trim()
+                        .strip_prefix("age")
+                        .map(str::trim_start)
+                        .and_then(|v| v.strip_prefix('='))
+                        .ok_or_else(|| format!("`{spec}`: only `(age=N)` is allowed"))?;
+                    let age: u32 = value
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("`{spec}`: age must be a positive integer"))?;
+                    if age == 0 {
+                        return Err(format!("`{spec}`: age must be a positive integer"));
+                    }
+                    if kind != Kind::Expect {
+                        return Err(format!("`{spec}`: an age can only be expected (`expect:`)"));
+                    }
+                    (rule.trim(), Some(age))
+                }
+            };
+            if !RULES.contains(&rule) {
+                return Err(format!("unknown rule id `{rule}` (known: {})", RULES.join(", ")));
+            }
+            if markers.iter().any(|m| m.rule == rule) {
+                return Err(format!("rule `{rule}` is named twice on one line"));
+            }
+            markers.push(Marker { line, kind, rule: rule.to_string(), age });
+        }
+    }
+    Ok(markers)
+}
+
+/// All markers of all fixture sources, by file (relative to fixtures/src, `/`-separated).
+fn all_markers() -> BTreeMap<String, Vec<Marker>> {
+    let src = common::fixtures_src();
+    let mut all = BTreeMap::new();
+    let mut errors = Vec::new();
+    for path in common::files_with_ext(&src, "java") {
+        let rel = common::rel_slash(&path, &src);
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        if let Err(e) = check_package(&rel, &text) {
+            errors.push(e);
+        }
+        match parse_markers(&rel, &text) {
+            Ok(markers) => {
+                all.insert(rel, markers);
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    assert!(errors.is_empty(), "fixture sources are malformed:\n  {}", errors.join("\n  "));
+    all
+}
+
+/// The `package` declaration must match the directory (the scanner derives the source path from
+/// the package and the SourceFile attribute).
+fn check_package(rel: &str, text: &str) -> Result<(), String> {
+    let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let expected = dir.replace('/', ".");
+    let declared = text
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("package "))
+        .map(|p| p.trim_end_matches(';').trim().to_string())
+        .unwrap_or_default();
+    if declared != expected {
+        return Err(format!("{rel}: declares package `{declared}`, expected `{expected}`"));
+    }
+    if !expected.starts_with("fixtures") {
+        return Err(format!("{rel}: fixtures live in packages fixtures.<topic>"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scanning the fixtures (once per process)
+// ---------------------------------------------------------------------------------------------
+
+struct Scan {
+    run: common::Run,
+    report: Report,
+}
+
+fn scan_args(format: &str) -> Vec<std::ffi::OsString> {
+    vec![
+        "scan".into(),
+        common::fixture_classes().into(),
+        "--format".into(),
+        format.into(),
+        "--source-root".into(),
+        common::fixtures_src().into(),
+    ]
+}
+
+fn json_scan() -> &'static Scan {
+    static SCAN: OnceLock<Scan> = OnceLock::new();
+    SCAN.get_or_init(|| {
+        let run = common::stalecheck(scan_args("json"));
+        assert!(
+            matches!(run.code, Some(0) | Some(1)),
+            "scanning the fixtures must exit 0 or 1\n{}",
+            run.describe()
+        );
+        let report = run.report();
+        Scan { run, report }
+    })
+}
+
+fn sarif_scan() -> &'static (common::Run, Value) {
+    static SCAN: OnceLock<(common::Run, Value)> = OnceLock::new();
+    SCAN.get_or_init(|| {
+        let run = common::stalecheck(scan_args("sarif"));
+        assert!(
+            matches!(run.code, Some(0) | Some(1)),
+            "scanning the fixtures must exit 0 or 1\n{}",
+            run.describe()
+        );
+        let value = run.stdout_json();
+        (run, value)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checking one finding's shape
+// ---------------------------------------------------------------------------------------------
+
+/// Structural problems of one finding (empty when it is well formed).
+fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> {
+    let mut errors = Vec::new();
+    let here = f.short();
+    match common::rule_level(&f.rule) {
+        None => errors.push(format!("unknown rule: {here}")),
+        Some(level) if level != f.level => {
+            errors.push(format!("level is {:?}, expected {level:?}: {here}", f.level))
+        }
+        _ => {}
+    }
+    if f.message.trim().is_empty() {
+        errors.push(format!("empty message: {here}"));
+    }
+    if !classes.contains(&f.class) {
+        errors.push(format!("class {:?} is not a compiled fixture class: {here}", f.class));
+    }
+    if f.method.is_empty() || !f.descriptor.starts_with('(') {
+        errors.push(format!("bad method or descriptor: {here}"));
+    }
+    match &f.file {
+        None => errors.push(format!("no file: {here}")),
+        Some(file) => {
+            if Path::new(file).is_absolute() || file.contains('\\') {
+                errors.push(format!(
+                    "file must be relative to --source-root with `/` separators: {here}"
+                ));
+            } else if !common::fixtures_src().join(file).is_file() {
+                errors.push(format!("file does not exist under fixtures/src: {here}"));
+            }
+            // The source of a class is its top-level class's file in its package directory.
+            let top = f.class.split('$').next().unwrap_or(&f.class);
+            let expected = format!("{}.java", top.replace('.', "/"));
+            if *file != expected {
+                errors.push(format!("file should be {expected:?} for class {}: {here}", f.class));
+            }
+        }
+    }
+    if f.line.is_none_or(|l| l == 0) {
+        errors.push(format!("no primary line: {here}"));
+    }
+    if f.rule == "stale-value" && f.age.is_none_or(|a| a == 0) {
+        errors.push(format!("a stale value has an age of at least 1, got {:?}: {here}", f.age));
+    }
+    // Steps: read(s), then stale step(s), then use(s), the last use at the primary line.
+    let order = |k: &str| match k {
+        "read" => Some(0),
+        "stale" => Some(1),
+        "use" => Some(2),
+        _ => None,
+    };
+    let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
+    let ranks: Vec<Option<u8>> = kinds.iter().map(|k| order(k)).collect();
+    let well_ordered = ranks.iter().all(Option::is_some)
+        && ranks.windows(2).all(|w| w[0] <= w[1])
+        && [0, 1, 2].iter().all(|r| ranks.contains(&Some(*r)));
+    if !well_ordered {
+        errors.push(format!("steps must be read, stale, use in that order, got {kinds:?}: {here}"));
+    } else if f.steps.last().and_then(|s| s.line) != f.line {
+        errors.push(format!(
+            "the last step (the use) is at line {:?}, the finding at {:?}: {here}",
+            f.steps.last().and_then(|s| s.line),
+            f.line
+        ));
+    }
+    if f.steps.iter().any(|s| s.message.trim().is_empty() || s.line.is_none_or(|l| l == 0)) {
+        errors.push(format!("every step needs a line and a message: {here}"));
+    }
+    errors
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing findings with markers
+// ---------------------------------------------------------------------------------------------
+
+type Key = (String, u32, String); // (file, line, rule)
+
+#[derive(Default)]
+struct Outcome {
+    /// Per file: lines of the diff, each `(line, text)`, and whether the file has a failure.
+    files: BTreeMap<String, (Vec<(u32, String)>, bool)>,
+    failures: usize,
+    matched: usize,
+    known_fps: Vec<String>,
+    known_fns: usize,
+}
+
+impl Outcome {
+    fn note(&mut self, file: &str, line: u32, failed: bool, text: String) {
+        let entry = self.files.entry(file.to_string()).or_default();
+        entry.0.push((line, text));
+        if failed {
+            entry.1 = true;
+            self.failures += 1;
+        }
+    }
+}
+
+fn compare(markers: &BTreeMap<String, Vec<Marker>>, findings: &[Finding]) -> Outcome {
+    let mut by_key: BTreeMap<Key, Vec<&Finding>> = BTreeMap::new();
+    for f in findings {
+        let key = (f.file.clone().unwrap_or_default(), f.line.unwrap_or(0), f.rule.clone());
+        by_key.entry(key).or_default().push(f);
+    }
+    let mut out = Outcome::default();
+    let mut marked: BTreeSet<Key> = BTreeSet::new();
+    for (file, file_markers) in markers {
+        for m in file_markers {
+            let key = (file.clone(), m.line, m.rule.clone());
+            marked.insert(key.clone());
+            let found = by_key.get(&key).map(Vec::as_slice).unwrap_or(&[]);
+            let what = match m.age {
+                Some(age) => format!("{}: {}(age={age})", m.kind.name(), m.rule),
+                None => format!("{}: {}", m.kind.name(), m.rule),
+            };
+            let messages = found.iter().map(|f| f.message.as_str()).collect::<Vec<_>>().join(" | ");
+            match (m.kind, found.is_empty()) {
+                (Kind::Expect, true) => {
+                    out.note(file, m.line, true, format!("MISSING     {what}: no finding on this line"))
+                }
+                (Kind::Expect, false) => {
+                    if let Some(age) = m.age {
+                        if !found.iter().any(|f| f.age == Some(age)) {
+                            let ages: Vec<_> = found.iter().map(|f| f.age).collect();
+                            out.note(
+                                file,
+                                m.line,
+                                true,
+                                format!("WRONG AGE   {what}: found age(s) {ages:?}: {messages}"),
+                            );
+                            continue;
+                        }
+                    }
+                    out.matched += 1;
+                    out.note(file, m.line, false, format!("ok          {what}: {messages}"));
+                }
+                (Kind::KnownFp, true) => out.note(
+                    file,
+                    m.line,
+                    true,
+                    format!(
+                        "MISSING     {what}: the known false positive is no longer reported; \
+                         if the analysis became more precise, remove the marker"
+                    ),
+                ),
+                (Kind::KnownFp, false) => {
+                    out.known_fps.push(format!("{file}:{} {}: {messages}", m.line, m.rule));
+                    out.note(file, m.line, false, format!("known-fp    {what}: {messages}"));
+                }
+                (Kind::KnownFn, true) => {
+                    out.known_fns += 1;
+                    out.note(file, m.line, false, format!("known-fn    {what}: (absent, as known)"));
+                }
+                (Kind::KnownFn, false) => out.note(
+                    file,
+                    m.line,
+                    true,
+                    format!(
+                        "NOW FOUND   {what}: the analysis now finds this known false negative; \
+                         turn `known-fn` into `expect`: {messages}"
+                    ),
+                ),
+            }
+        }
+    }
+    for (key, found) in &by_key {
+        if marked.contains(key) {
+            continue;
+        }
+        let (file, line, rule) = key;
+        for f in found {
+            out.note(
+                file,
+                *line,
+                true,
+                format!(
+                    "UNEXPECTED  {rule} in {}.{}{}: {}",
+                    f.class, f.method, f.descriptor, f.message
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// The per-file diff of the files with a failure.
+fn render_failures(out: &Outcome) -> String {
+    let mut text = String::new();
+    for (file, (lines, failed)) in &out.files {
+        if !failed {
+            continue;
+        }
+        let _ = writeln!(text, "--- {file} (expected vs. actual)");
+        let mut lines = lines.clone();
+        lines.sort();
+        for (line, entry) in lines {
+            let _ = writeln!(text, "  {file}:{line:<4} {entry}");
+        }
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn fixtures_match_markers() {
+    let markers = all_markers();
+    let marker_count: usize = markers.values().map(Vec::len).sum();
+    assert!(marker_count > 0, "no markers in the fixtures: the harness would test nothing");
+
+    let classes_dir = common::fixture_classes();
+    let classes = common::class_names(classes_dir);
+    let scan = json_scan();
+    let report = &scan.report;
+
+    let mut errors: Vec<String> = Vec::new();
+
+    // The document as a whole.
+    let expected_code = report.implied_exit_code();
+    if scan.run.code != Some(expected_code) {
+        errors.push(format!(
+            "exit code {:?}, but the findings imply {expected_code} (1 iff a warning or error)",
+            scan.run.code
+        ));
+    }
+    if report.summary.classes != classes.len() as u64 {
+        errors.push(format!(
+            "summary.classes is {}, but {} class files were scanned",
+            report.summary.classes,
+            classes.len()
+        ));
+    }
+    for p in &report.problems {
+        if p.severity == "error" {
+            errors.push(format!("input problem while scanning the fixtures: {}: {}", p.path, p.reason));
+        } else {
+            println!("note while scanning the fixtures: {}: {}", p.path, p.reason);
+        }
+    }
+
+    // Each finding's shape.
+    for f in &report.findings {
+        errors.extend(finding_shape_errors(f, &classes));
+    }
+
+    // Findings against markers.
+    let outcome = compare(&markers, &report.findings);
+
+    println!(
+        "fixtures: {} finding(s); {} expected finding(s) matched, {} known false positive(s), \
+         {} known false negative(s) still missed",
+        report.findings.len(),
+        outcome.matched,
+        outcome.known_fps.len(),
+        outcome.known_fns
+    );
+    if !outcome.known_fps.is_empty() {
+        println!("known false positives (correct code the analyses flag, see the papers):");
+        for fp in &outcome.known_fps {
+            println!("  {fp}");
+        }
+    }
+
+    let mut failure = String::new();
+    if !errors.is_empty() {
+        let _ = writeln!(failure, "malformed report or findings:\n  {}", errors.join("\n  "));
+    }
+    if outcome.failures > 0 {
+        let _ = writeln!(
+            failure,
+            "{} mismatch(es) between findings and markers (MISSING: marker without finding; \
+             UNEXPECTED: finding without marker):\n{}",
+            outcome.failures,
+            render_failures(&outcome)
+        );
+    }
+    assert!(failure.is_empty(), "{failure}\nscanner output:\n{}", scan.run.describe());
+}
+
+#[test]
+fn fixtures_sarif_is_valid_and_matches_json() {
+    let classes = common::class_names(common::fixture_classes());
+    let (run, sarif) = sarif_scan();
+    let report = &json_scan().report;
+
+    let schema_errors = stalecheck_sarif::schema_errors(sarif);
+    assert!(
+        schema_errors.is_empty(),
+        "the SARIF log is not valid against the SARIF 2.1.0 schema:\n  {}",
+        schema_errors.join("\n  ")
+    );
+    assert_eq!(sarif["version"], "2.1.0", "SARIF version");
+    let runs = sarif["runs"].as_array().expect("runs is an array");
+    assert_eq!(runs.len(), 1, "one run expected");
+    let results = runs[0]["results"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+
+    let declared_rules: Option<BTreeSet<&str>> = runs[0]["tool"]["driver"]["rules"]
+        .as_array()
+        .map(|rules| rules.iter().filter_map(|r| r["id"].as_str()).collect());
+
+    let mut errors = Vec::new();
+    let mut sarif_keys = Vec::new();
+    for (i, r) in results.iter().enumerate() {
+        let rule = r["ruleId"].as_str().unwrap_or("");
+        let where_ = format!("results[{i}] ({rule})");
+        if !RULES.contains(&rule) {
+            errors.push(format!("{where_}: unknown ruleId"));
+        }
+        if let Some(declared) = &declared_rules {
+            if !declared.contains(rule) {
+                errors.push(format!("{where_}: ruleId not declared in tool.driver.rules"));
+            }
+        }
+        // `level` defaults to "warning" in SARIF when absent.
+        let level = r["level"].as_str().unwrap_or("warning");
+        if common::rule_level(rule).is_some_and(|l| l != level) {
+            errors.push(format!("{where_}: level {level:?}"));
+        }
+        let loc = &r["locations"][0];
+        let uri = loc["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap_or("");
+        let line = loc["physicalLocation"]["region"]["startLine"].as_u64().unwrap_or(0);
+        let fqn = loc["logicalLocations"][0]["fullyQualifiedName"].as_str().unwrap_or("");
+        let decorated = loc["logicalLocations"][0]["decoratedName"].as_str().unwrap_or("");
+        if uri.is_empty() || line == 0 {
+            errors.push(format!("{where_}: no physical location (uri {uri:?}, startLine {line})"));
+        } else if !common::fixtures_src().join(uri).is_file() {
+            errors.push(format!("{where_}: uri {uri:?} is not a file under fixtures/src"));
+        }
+        match fqn.rsplit_once('.') {
+            Some((class, method)) if classes.contains(class) && !method.is_empty() => {}
+            _ => errors.push(format!(
+                "{where_}: fullyQualifiedName {fqn:?} is not <fixture class>.<method>"
+            )),
+        }
+        if !decorated.starts_with('(') {
+            errors.push(format!("{where_}: decoratedName {decorated:?} is not a JVM descriptor"));
+        }
+        if r["relatedLocations"].as_array().is_none_or(Vec::is_empty) {
+            errors.push(format!("{where_}: no relatedLocations"));
+        }
+        let flow = &r["codeFlows"][0]["threadFlows"][0]["locations"];
+        if flow.as_array().is_none_or(Vec::is_empty) {
+            errors.push(format!("{where_}: no codeFlows[0].threadFlows[0].locations"));
+        }
+        sarif_keys.push((rule.to_string(), uri.to_string(), line, fqn.to_string(), decorated.to_string()));
+    }
+
+    if results.len() != report.findings.len() {
+        errors.push(format!(
+            "{} SARIF results but {} JSON findings",
+            results.len(),
+            report.findings.len()
+        ));
+    }
+    let mut json_keys: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.clone(),
+                f.file.clone().unwrap_or_default(),
+                u64::from(f.line.unwrap_or(0)),
+                format!("{}.{}", f.class, f.method),
+                f.descriptor.clone(),
+            )
+        })
+        .collect();
+    sarif_keys.sort();
+    json_keys.sort();
+    if sarif_keys != json_keys {
+        let only_sarif: Vec<_> = sarif_keys.iter().filter(|k| !json_keys.contains(k)).collect();
+        let only_json: Vec<_> = json_keys.iter().filter(|k| !sarif_keys.contains(k)).collect();
+        errors.push(format!(
+            "SARIF results and JSON findings differ (rule, uri, line, fqn, descriptor):\n    \
+             only in SARIF: {only_sarif:?}\n    only in JSON: {only_json:?}"
+        ));
+    }
+    assert!(
+        errors.is_empty(),
+        "SARIF check failed:\n  {}\n{}",
+        errors.join("\n  "),
+        run.describe()
+    );
+}
+
+#[test]
+fn marker_parser_is_strict() {
+    let ok = |src: &str| {
+        parse_markers("T.java", src).unwrap_or_else(|e| panic!("should parse: {src:?}: {e:?}"))
+    };
+    let bad = |src: &str| {
+        assert!(parse_markers("T.java", src).is_err(), "should be rejected: {src:?}");
+    };
+
+    assert_eq!(
+        ok("x(); // expect: stale-value"),
+        vec![Marker { line: 1, kind: Kind::Expect, rule: "stale-value".into(), age: None }]
+    );
+    assert_eq!(
+        ok("a\nx(); // expect: stale-value(age=2), block-local-atomicity"),
+        vec![
+            Marker { line: 2, kind: Kind::Expect, rule: "stale-value".into(), age: Some(2) },
+            Marker { line: 2, kind: Kind::Expect, rule: "block-local-atomicity".into(), age: None },
+        ]
+    );
+    assert_eq!(
+        ok("if (c) { // expect: block-local-atomicity; known-fn: stale-value").len(),
+        2
+    );
+    assert_eq!(ok("x(); // known-fp:stale-value").len(), 1);
+    // Prose and marker-like text inside literals or block comments are not markers.
+    assert!(ok("x(); // the expected value\n/* we expect\n it */ y();").is_empty());
+    assert!(ok("s = \"// expect\";").is_empty());
+    assert!(ok("    // Known false positive of both rules.\nx(); // known by all").is_empty());
+
+    bad("x(); // expect: stale-valu"); // unknown rule
+    bad("x(); // expect: atomicity"); // unknown rule
+    bad("x(); // expects: stale-value"); // unknown kind
+    bad("x(); // Expect: stale-value"); // kinds are lowercase
+    bad("x(); // known_fp: stale-value"); // unknown kind
+    bad("x(); // expect stale-value"); // no colon
+    bad("x(); // expect:"); // no rule
+    bad("x(); // expect: stale-value,"); // empty rule
+    bad("x(); // expect: stale-value(age=0)"); // age 0
+    bad("x(); // expect: stale-value(age=x)"); // age not a number
+    bad("x(); // expect: stale-value(line=2)"); // only age
+    bad("x(); // known-fp: stale-value(age=1)"); // age only with expect
+    bad("x(); // expect: stale-value, stale-value"); // twice
+    bad("x(); // expect: stale-value; known-fn: stale-value"); // twice across kinds
+    bad("// expect: stale-value"); // no code on the line
+    bad("    // expect: stale-value"); // no code on the line
+    bad("x(); // note, expect: stale-value"); // does not start the comment
+    bad("x(); /* expect: stale-value */"); // not a line comment
+}
