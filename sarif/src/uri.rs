@@ -116,7 +116,9 @@ fn push_encoded_os(out: &mut String, s: &OsStr, keep_slash: bool) {
 /// (and `/` when `keep_slash`).
 fn push_encoded(out: &mut String, bytes: &[u8], keep_slash: bool) {
     for &b in bytes {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || (keep_slash && b == b'/')
+        if b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'_' | b'~')
+            || (keep_slash && b == b'/')
         {
             out.push(char::from(b));
         } else {
@@ -152,7 +154,10 @@ mod tests {
     #[test]
     fn file_uri_unix() {
         assert_eq!(file_uri(Path::new("/")), "file:///");
-        assert_eq!(file_uri(Path::new("/tmp/x/Foo.java")), "file:///tmp/x/Foo.java");
+        assert_eq!(
+            file_uri(Path::new("/tmp/x/Foo.java")),
+            "file:///tmp/x/Foo.java"
+        );
         assert_eq!(
             file_uri(Path::new("/home/a b/C#1/50%.java")),
             "file:///home/a%20b/C%231/50%25.java"
@@ -181,7 +186,10 @@ mod tests {
     fn relative_uri_segments() {
         assert_eq!(relative_uri(Path::new("pkg/Foo.java")), "pkg/Foo.java");
         assert_eq!(relative_uri(Path::new("./pkg/./Foo.java")), "pkg/Foo.java");
-        assert_eq!(relative_uri(Path::new("../a b/C#.java")), "../a%20b/C%23.java");
+        assert_eq!(
+            relative_uri(Path::new("../a b/C#.java")),
+            "../a%20b/C%23.java"
+        );
         // A colon would otherwise read as a URI scheme.
         assert_eq!(relative_uri(Path::new("a:b/Foo.java")), "a%3Ab/Foo.java");
         assert_eq!(relative_uri(Path::new("")), "");

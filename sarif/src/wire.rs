@@ -141,12 +141,11 @@ impl<'a> Rule<'a> {
             })
         };
         let help_markdown = rule.help_markdown.as_deref().filter(|m| !m.is_empty());
-        let help = (!rule.help_text.is_empty() || help_markdown.is_some()).then_some(
-            MultiformatMessage {
+        let help =
+            (!rule.help_text.is_empty() || help_markdown.is_some()).then_some(MultiformatMessage {
                 text: &rule.help_text,
                 markdown: help_markdown,
-            },
-        );
+            });
         Rule {
             id: &rule.id,
             name: &rule.name,
@@ -221,10 +220,13 @@ impl<'a> Invocation<'a> {
             execution_successful: inv.execution_successful,
             command_line: inv.command_line.as_deref(),
             arguments: &inv.arguments,
-            working_directory: inv.working_directory.as_deref().map(|uri| ArtifactLocation {
-                uri: Cow::Borrowed(uri),
-                uri_base_id: None,
-            }),
+            working_directory: inv
+                .working_directory
+                .as_deref()
+                .map(|uri| ArtifactLocation {
+                    uri: Cow::Borrowed(uri),
+                    uri_base_id: None,
+                }),
             tool_execution_notifications: inv
                 .notifications
                 .iter()
@@ -320,7 +322,11 @@ impl<'a> WireResult<'a> {
                 .zip(1u32..)
                 .map(|(loc, id)| Location::from_model(loc, Some(id)))
                 .collect(),
-            code_flows: r.code_flows.iter().filter_map(CodeFlow::from_model).collect(),
+            code_flows: r
+                .code_flows
+                .iter()
+                .filter_map(CodeFlow::from_model)
+                .collect(),
             rank: r
                 .rank
                 .filter(|rank| rank.is_finite())
@@ -369,7 +375,11 @@ impl<'a> ThreadFlow<'a> {
         ThreadFlow {
             id: tf.id.as_deref(),
             message: tf.message.as_deref().map(|text| Message { text }),
-            locations: tf.steps.iter().map(ThreadFlowLocation::from_model).collect(),
+            locations: tf
+                .steps
+                .iter()
+                .map(ThreadFlowLocation::from_model)
+                .collect(),
         }
     }
 }

@@ -46,12 +46,17 @@ fn full_log() -> Log {
             id: "SC0001".into(),
             name: "StaleRead".into(),
             short_description: "Value read under a lock is used after release".into(),
-            full_description: "A value read while holding a lock is used after the lock is released.".into(),
+            full_description:
+                "A value read while holding a lock is used after the lock is released.".into(),
             help_text: "Re-read the value under the lock.".into(),
             help_markdown: Some("Re-read the value **under** the lock.".into()),
             help_uri: Some("https://example.com/rules/SC0001".into()),
             default_level: Level::Warning,
-            tags: vec!["concurrency".into(), "correctness".into(), "concurrency".into()],
+            tags: vec![
+                "concurrency".into(),
+                "correctness".into(),
+                "concurrency".into(),
+            ],
             precision: Some("medium".into()),
             problem_severity: Some("warning".into()),
         },
@@ -144,7 +149,10 @@ fn full_log() -> Log {
     };
 
     let mut base_ids = BTreeMap::new();
-    base_ids.insert("SRCROOT".to_owned(), dir_uri(Path::new("/work/my project/src")));
+    base_ids.insert(
+        "SRCROOT".to_owned(),
+        dir_uri(Path::new("/work/my project/src")),
+    );
     base_ids.insert("CLASSES".to_owned(), "file:///work/classes".to_owned()); // no trailing '/'
 
     Log::single(Run {
@@ -213,24 +221,39 @@ fn empty_logs_are_schema_valid() {
 #[test]
 fn full_log_has_expected_shape() {
     let v = full_log().to_json();
-    assert_eq!(v["$schema"], "https://json.schemastore.org/sarif-2.1.0.json");
+    assert_eq!(
+        v["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
     assert_eq!(v["version"], "2.1.0");
     let run = &v["runs"][0];
 
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "stalecheck");
     assert_eq!(driver["version"], "0.1.0");
-    assert_eq!(driver["informationUri"], "https://github.com/stalecheck/stalecheck");
+    assert_eq!(
+        driver["informationUri"],
+        "https://github.com/stalecheck/stalecheck"
+    );
     let rule = &driver["rules"][0];
     assert_eq!(rule["id"], "SC0001");
     assert_eq!(rule["name"], "StaleRead");
-    assert_eq!(rule["shortDescription"]["text"], "Value read under a lock is used after release");
+    assert_eq!(
+        rule["shortDescription"]["text"],
+        "Value read under a lock is used after release"
+    );
     assert!(rule["fullDescription"]["text"].is_string());
     assert_eq!(rule["help"]["text"], "Re-read the value under the lock.");
-    assert_eq!(rule["help"]["markdown"], "Re-read the value **under** the lock.");
+    assert_eq!(
+        rule["help"]["markdown"],
+        "Re-read the value **under** the lock."
+    );
     assert_eq!(rule["helpUri"], "https://example.com/rules/SC0001");
     assert_eq!(rule["defaultConfiguration"]["level"], "warning");
-    assert_eq!(rule["properties"]["tags"], json!(["concurrency", "correctness"]));
+    assert_eq!(
+        rule["properties"]["tags"],
+        json!(["concurrency", "correctness"])
+    );
     assert_eq!(rule["properties"]["precision"], "medium");
     assert_eq!(rule["properties"]["problem.severity"], "warning");
     // Empty fields are omitted.
@@ -249,7 +272,10 @@ fn full_log_has_expected_shape() {
     assert_eq!(r["ruleId"], "SC0002");
     assert_eq!(r["ruleIndex"], 1);
     assert_eq!(r["level"], "error");
-    assert_eq!(r["message"]["text"], "Value [read here](1) is used after the lock is [released](2).");
+    assert_eq!(
+        r["message"]["text"],
+        "Value [read here](1) is used after the lock is [released](2)."
+    );
     assert_eq!(
         r["locations"],
         json!([{
@@ -282,12 +308,21 @@ fn full_log_has_expected_shape() {
     assert_eq!(tfs[0]["locations"][3]["kinds"], json!(["use"]));
     assert_eq!(tfs[0]["locations"][3]["executionOrder"], 6);
     assert_eq!(tfs[0]["locations"][3]["nestingLevel"], 0);
-    assert_eq!(tfs[0]["locations"][1]["location"]["message"]["text"], "read under lock");
+    assert_eq!(
+        tfs[0]["locations"][1]["location"]["message"]["text"],
+        "read under lock"
+    );
     assert!(tfs[1].get("message").is_none());
     assert_eq!(tfs[1]["locations"][1]["kinds"], json!(["write", "release"]));
     assert_eq!(r["rank"], 80.0);
-    assert_eq!(r["partialFingerprints"], json!({"stalecheck/v1": "0123abcd"}));
-    assert_eq!(r["properties"], json!({"distance": 3, "lock": "com.example.Cache.lock"}));
+    assert_eq!(
+        r["partialFingerprints"],
+        json!({"stalecheck/v1": "0123abcd"})
+    );
+    assert_eq!(
+        r["properties"],
+        json!({"distance": 3, "lock": "com.example.Cache.lock"})
+    );
 
     // Undeclared rule: no ruleIndex. No uri: only logical locations.
     let r2 = &run["results"][1];
@@ -328,7 +363,10 @@ fn full_log_has_expected_shape() {
             "descriptor": {"id": "parse-error"}
         })
     );
-    assert_eq!(notes[1], json!({"level": "note", "message": {"text": "analysed 12 classes"}}));
+    assert_eq!(
+        notes[1],
+        json!({"level": "note", "message": {"text": "analysed 12 classes"}})
+    );
 
     assert_eq!(
         run["originalUriBaseIds"],
@@ -398,7 +436,9 @@ fn broken_logs_are_rejected() {
     let errors = schema_errors(&bogus_level);
     assert!(!errors.is_empty());
     assert!(
-        errors.iter().any(|e| e.starts_with("/runs/0/results/0/level")),
+        errors
+            .iter()
+            .any(|e| e.starts_with("/runs/0/results/0/level")),
         "{errors:?}"
     );
 
@@ -452,7 +492,10 @@ fn file_uri_percent_encodes_spaces_and_hash() {
         file_uri(Path::new("/home/me/My Project/src/C#Thing.java")),
         "file:///home/me/My%20Project/src/C%23Thing.java"
     );
-    assert_eq!(dir_uri(Path::new("/home/me/My Project")), "file:///home/me/My%20Project/");
+    assert_eq!(
+        dir_uri(Path::new("/home/me/My Project")),
+        "file:///home/me/My%20Project/"
+    );
     assert_eq!(
         relative_uri(Path::new("pkg/a b/Foo#1.java")),
         "pkg/a%20b/Foo%231.java"

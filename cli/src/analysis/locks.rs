@@ -273,11 +273,12 @@ pub enum CallEffect {
 pub enum RegionCall {
     /// A method of a thread-safe library object.
     ThreadSafeLibrary,
-    /// A `synchronized` or locking method of the same class hierarchy (or nest) as the caller.
+    /// A `synchronized` method of the same class hierarchy (or nest) as the caller.
     SameAbstraction,
     /// A method annotated `@Atomic`.
     Atomic,
-    /// A locking method of another class, or an unknown method under the conservative rule.
+    /// Any other method that (transitively) takes a lock, or an unknown method under the
+    /// conservative rule.
     Other,
 }
 
@@ -321,6 +322,10 @@ pub fn classify_call(
             };
         }
     }
+    if name == "<init>" {
+        // Locks taken by a constructor are on the object under construction: thread-local.
+        return CallEffect::Plain { reads_heap: false };
+    }
     let target = p.resolve(class, name, &r.desc);
     let Some(target) = target else {
         return match p.config.unknown_calls {
@@ -353,7 +358,7 @@ pub fn classify_call(
     };
     let kind = if lock == LockId::Atomic {
         RegionCall::Atomic
-    } else if p.same_abstraction(&caller.class.name, callee_class) {
+    } else if callee.is_synchronized() && p.same_abstraction(&caller.class.name, callee_class) {
         RegionCall::SameAbstraction
     } else {
         RegionCall::Other

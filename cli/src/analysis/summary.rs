@@ -149,6 +149,12 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                     s.locks = true;
                     extra_locking = true;
                 }
+                // A constructor locks only the object under construction, which no other thread
+                // can see yet (`Throwable`'s constructors call the synchronized
+                // `fillInStackTrace()`): not a region for the caller.
+                if &*r.name == "<init>" {
+                    continue;
+                }
                 match p.resolve(&r.class, &r.name, &r.desc) {
                     Some(t) => callees.push(t),
                     None => s.reads_heap = true,

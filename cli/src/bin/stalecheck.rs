@@ -216,6 +216,13 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
         }
     };
     let out = scan(&opts, &progress);
+    if std::env::var_os("STALECHECK_TIMINGS").is_some() {
+        let s = &out.stats;
+        eprintln!(
+            "timings: load {:?}, parse {:?}, summaries {:?}, analysis {:?}",
+            s.load_time, s.parse_time, s.summary_time, s.analysis_time
+        );
+    }
 
     for p in &out.problems {
         let tag = match p.severity {

@@ -8,18 +8,26 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
-use super::entries::is_class;
-use super::{size_limit, Found, Loaded};
+use super::archive::load_archive_file;
+use super::entries::{is_class, Format};
+use super::{size_limit, Found, Limits, Loaded};
 use crate::diag::InputProblem;
 
-/// Every `.class` file under `root` (except `module-info.class`), in walk order: depth first,
-/// siblings sorted by file name. Symbolic links are followed; loops among them are reported as
-/// notes and not followed.
-pub(super) fn load_dir(root: &Path, max_entry_bytes: u64) -> Found {
+/// Every `.class` file and archive under `root` (except `module-info.class`), in walk order:
+/// depth first, siblings sorted by file name. Symbolic links are followed; loops among them are
+/// reported as notes and not followed. Archives found in the tree (a `lib/` of jars, the JDK's
+/// `jmods/`) are loaded like archives given directly.
+pub(super) fn load_dir(root: &Path, limits: &Limits) -> Found {
     let (paths, mut problems) = walk_classes(root);
     let read: Vec<Found> = paths
         .par_iter()
-        .map(|path| load_class_file(path, max_entry_bytes))
+        .map(|path| {
+            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            match Format::from_file_name(&name) {
+                Some(format) => load_archive_file(path, format, limits),
+                None => load_class_file(path, limits.max_entry_bytes),
+            }
+        })
         .collect();
     let mut found = Found::default();
     found.problems.append(&mut problems);
@@ -34,8 +42,10 @@ fn walk_classes(root: &Path) -> (Vec<PathBuf>, Vec<InputProblem>) {
     for entry in walk {
         match entry {
             Ok(entry)
-                if entry.file_type().is_file()
-                    && is_class(&entry.file_name().to_string_lossy()) =>
+                if entry.file_type().is_file() && {
+                    let name = entry.file_name().to_string_lossy();
+                    is_class(&name) || Format::from_file_name(&name).is_some()
+                } =>
             {
                 paths.push(entry.into_path());
             }

@@ -20,7 +20,8 @@
 //!   or ignored), as pure string logic.
 //!
 //! Inputs are loaded in parallel (rayon) and their results put back in argument order, so the
-//! output does not depend on scheduling. Directories contribute only `.class` files; archives
+//! output does not depend on scheduling. Directories contribute their `.class` files and the
+//! archives in them (a `lib/` of jars, the JDK's `jmods/`); archives
 //! are recognised by extension (`.jar`, `.war`, `.ear`, `.zip`, `.jmod`), and inside archives
 //! `.jar`, `.war` and `.zip` entries are nested archives. An archive inside a top-level archive
 //! is nested one level deep; deeper than [`Limits::max_nesting`] is skipped with a problem.
@@ -173,7 +174,7 @@ fn load_input(path: &Path, role: Role, limits: &Limits) -> Found {
 }
 
 fn load_dir(path: &Path, role: Role, limits: &Limits) -> Found {
-    let found = files::load_dir(path, limits.max_entry_bytes);
+    let found = files::load_dir(path, limits);
     if !found.classes.is_empty() || !found.problems.is_empty() {
         return found;
     }

@@ -30,13 +30,32 @@ pub struct Origin {
 pub struct Ghost(pub Option<Origin>);
 
 impl Ghost {
+    /// The join of two origins (commutative and associative, so the fixpoint terminates): the
+    /// same read merges field by field; different reads keep the more suspicious one (stale
+    /// first, then older, then the earlier read), with the larger age.
     fn worse(a: Origin, b: Origin) -> Origin {
-        let key = |o: &Origin| (o.stale_at.is_some(), o.age, std::cmp::Reverse(o.read_at));
+        let min_some = |x: Option<u32>, y: Option<u32>| match (x, y) {
+            (Some(p), Some(q)) => Some(p.min(q)),
+            (p, q) => p.or(q),
+        };
+        if a.read_at == b.read_at && a.region == b.region {
+            return Origin {
+                read_at: a.read_at,
+                region: a.region,
+                released_at: min_some(a.released_at, b.released_at),
+                stale_at: min_some(a.stale_at, b.stale_at),
+                age: a.age.max(b.age),
+            };
+        }
+        let key = |o: &Origin| (o.stale_at.is_some(), o.age, std::cmp::Reverse((o.read_at, o.region)));
         let mut w = if key(&b) > key(&a) { b } else { a };
         w.age = a.age.max(b.age);
         w
     }
 }
+
+/// Ages are counted up to this (a loop would otherwise count forever); shown as is.
+pub const MAX_AGE: u8 = 8;
 
 #[derive(Default)]
 pub struct StaleValue {
@@ -134,7 +153,7 @@ impl Analysis for StaleValue {
         let Some(o) = &mut v.0 else { return };
         match ev {
             RegionEvent::Enter { at, .. } => {
-                o.age = o.age.saturating_add(1).min(99);
+                o.age = o.age.saturating_add(1).min(MAX_AGE);
                 if o.released_at.is_some() && o.stale_at.is_none() {
                     o.stale_at = Some(at);
                 }
