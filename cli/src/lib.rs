@@ -9,6 +9,7 @@ pub mod bytecode;
 pub mod config;
 pub mod diag;
 pub mod explain;
+pub mod fxhash;
 pub mod load;
 pub mod pipeline;
 pub mod program;

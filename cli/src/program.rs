@@ -1,7 +1,9 @@
 //! The whole program as the analyses see it: every parsed class (scanned and `--classpath`),
 //! an index by name, method resolution through the hierarchy, and the method summaries.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use crate::fxhash::FxHashMap;
 
 use crate::analysis::locks::ThreadSafeList;
 use crate::analysis::summary::{self, Summary};
@@ -17,25 +19,25 @@ pub struct MethodId {
 
 pub struct Program {
     pub classes: Vec<Class>,
-    by_name: HashMap<Box<str>, u32>,
+    by_name: FxHashMap<Box<str>, u32>,
     /// Direct subclasses and implementors of each class.
-    subtypes: HashMap<u32, Vec<u32>>,
+    subtypes: FxHashMap<u32, Vec<u32>>,
     pub config: AnalysisConfig,
     pub thread_safe: ThreadSafeList,
-    /// Fields `(owner, name)` assigned a thread-safe object (a `Collections.synchronized*`
-    /// wrapper, or a `new` of a thread-safe class).
-    pub thread_safe_fields: HashSet<(Box<str>, Box<str>)>,
+    /// Fields assigned a thread-safe object (a `Collections.synchronized*` wrapper, or a
+    /// `new` of a thread-safe class): owner class → field names.
+    thread_safe_fields: FxHashMap<Box<str>, Vec<Box<str>>>,
     summaries: Vec<Vec<Summary>>,
 }
 
 impl Program {
     /// Index the classes (already de-duplicated) and compute the method summaries.
     pub fn new(classes: Vec<Class>, config: AnalysisConfig) -> Program {
-        let mut by_name = HashMap::with_capacity(classes.len());
+        let mut by_name = FxHashMap::with_capacity_and_hasher(classes.len(), Default::default());
         for (i, c) in classes.iter().enumerate() {
             by_name.entry(c.name.clone()).or_insert(i as u32);
         }
-        let mut subtypes: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut subtypes: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         for (i, c) in classes.iter().enumerate() {
             for sup in c.super_name.iter().chain(c.interfaces.iter()) {
                 if let Some(&s) = by_name.get(sup) {
@@ -49,12 +51,23 @@ impl Program {
             subtypes,
             config,
             thread_safe: ThreadSafeList::builtin(),
-            thread_safe_fields: HashSet::new(),
+            thread_safe_fields: FxHashMap::default(),
             summaries: Vec::new(),
         };
-        p.thread_safe_fields = summary::thread_safe_fields(&p);
+        for (owner, name) in summary::thread_safe_fields(&p) {
+            p.thread_safe_fields.entry(owner).or_default().push(name);
+        }
         p.summaries = summary::compute(&p);
+        summary::compute_returns(&mut p);
         p
+    }
+
+    pub fn has_thread_safe_fields(&self) -> bool {
+        !self.thread_safe_fields.is_empty()
+    }
+
+    pub fn is_thread_safe_field(&self, owner: &str, name: &str) -> bool {
+        self.thread_safe_fields.get(owner).is_some_and(|v| v.iter().any(|n| &**n == name))
     }
 
     pub fn class_index(&self, name: &str) -> Option<u32> {
@@ -73,48 +86,45 @@ impl Program {
         &self.summaries[id.class as usize][id.method as usize]
     }
 
+    pub(crate) fn summary_mut(&mut self, id: MethodId) -> &mut Summary {
+        &mut self.summaries[id.class as usize][id.method as usize]
+    }
+
     /// JVM method resolution: the class, then its superclasses, then its superinterfaces.
     pub fn resolve(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
-        let mut seen = HashSet::new();
+        let find = |ci: u32| {
+            self.class(ci)
+                .methods
+                .iter()
+                .position(|m| &*m.name == name && &*m.descriptor == desc)
+                .map(|m| MethodId { class: ci, method: m as u32 })
+        };
+        let mut chain = Vec::new();
         let mut cur = self.class_index(class);
-        let mut ifaces = Vec::new();
         while let Some(ci) = cur {
-            if !seen.insert(ci) {
+            if chain.len() > 64 || chain.contains(&ci) {
                 break;
             }
-            let c = self.class(ci);
-            if let Some(m) = c
-                .methods
-                .iter()
-                .position(|m| &*m.name == name && &*m.descriptor == desc)
-            {
-                return Some(MethodId {
-                    class: ci,
-                    method: m as u32,
-                });
+            if let Some(m) = find(ci) {
+                return Some(m);
             }
-            ifaces.extend(c.interfaces.iter().cloned());
-            cur = c.super_name.as_deref().and_then(|s| self.class_index(s));
+            chain.push(ci);
+            cur = self.class(ci).super_name.as_deref().and_then(|s| self.class_index(s));
         }
-        while let Some(i) = ifaces.pop() {
-            let Some(ci) = self.class_index(&i) else {
-                continue;
-            };
-            if !seen.insert(ci) {
+        let mut stack: Vec<u32> = Vec::new();
+        let mut seen: Vec<u32> = Vec::new();
+        for &ci in &chain {
+            stack.extend(self.class(ci).interfaces.iter().filter_map(|i| self.class_index(i)));
+        }
+        while let Some(ci) = stack.pop() {
+            if seen.contains(&ci) || seen.len() > 256 {
                 continue;
             }
-            let c = self.class(ci);
-            if let Some(m) = c
-                .methods
-                .iter()
-                .position(|m| &*m.name == name && &*m.descriptor == desc)
-            {
-                return Some(MethodId {
-                    class: ci,
-                    method: m as u32,
-                });
+            seen.push(ci);
+            if let Some(m) = find(ci) {
+                return Some(m);
             }
-            ifaces.extend(c.interfaces.iter().cloned());
+            stack.extend(self.class(ci).interfaces.iter().filter_map(|i| self.class_index(i)));
         }
         None
     }

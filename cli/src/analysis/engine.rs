@@ -12,9 +12,11 @@
 //! [`Analysis::join`]. Findings are recorded only in a final pass over the fixpoint, so each
 //! is recorded once.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use super::locks::{self, CallEffect, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE};
+use crate::fxhash::FxHashMap;
+
+use super::locks::{self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{Class, Code, Cond, InvokeKind, Method, Op};
 use crate::program::Program;
@@ -44,8 +46,10 @@ pub enum StepKind {
     /// A field, static, array element or array length read: the result comes from the heap.
     HeapRead,
     /// Consumes its inputs and produces nothing the analyses track: field and array stores,
-    /// branches, switches, returns, `athrow`, monitor operations, lock calls.
+    /// branches, switches, `athrow`, monitor operations.
     Sink,
+    /// A return: the input (if any) leaves the method.
+    Return,
     /// A call: the inputs are the arguments (receiver first). The result depends on `effect`.
     Call(CallEffect),
     /// `iinc`: reads and writes one local.
@@ -148,14 +152,11 @@ pub struct MethodCx<'a> {
 
 /// Run `analysis` over the method to a fixpoint, then once more recording findings.
 pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), EngineError> {
-    let mut engine = Engine {
-        cx,
-        trylocks: HashMap::new(),
-    };
     let nblocks = cx.cfg.blocks.len();
     if nblocks == 0 {
         return Ok(());
     }
+    let mut engine = Engine { cx, trylocks: FxHashMap::default(), calls: Vec::new(), buf: Vec::new() };
     let mut states: Vec<Option<Frame<A::V>>> = vec![None; nblocks];
     states[0] = Some(engine.entry_frame());
     let rpo = cx.cfg.reverse_post_order();
@@ -172,89 +173,94 @@ pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), Engin
         if steps > limit {
             return Err(EngineError::NoFixpoint(steps));
         }
-        let Some(frame) = states[b as usize].clone() else {
-            continue;
-        };
-        let outs = engine.run_block(analysis, b, frame, false)?;
-        for (target, out) in outs {
+        let Some(frame) = states[b as usize].clone() else { continue };
+        let mut flow_error = None;
+        engine.run_block(analysis, b, frame, false, &mut |a: &A, target, locals, stack, locks| {
             let t = target as usize;
-            let changed = match &states[t] {
-                None => {
-                    states[t] = Some(out);
+            let changed = match &mut states[t] {
+                slot @ None => {
+                    *slot = Some(Frame { locals: locals.to_vec(), stack: stack.to_vec(), locks: locks.clone() });
                     true
                 }
-                Some(old) => {
-                    let joined = join_frames(analysis, old, &out, cx.cfg.blocks[t].start)?;
-                    if &joined != old {
-                        states[t] = Some(joined);
-                        true
-                    } else {
+                Some(old) => match join_into(a, old, locals, stack, locks, cx.cfg.blocks[t].start) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        flow_error = Some(e);
                         false
                     }
-                }
+                },
             };
             if changed {
                 work.insert((rank[t], target));
             }
+        })?;
+        if let Some(e) = flow_error {
+            return Err(e);
         }
     }
     for &b in &rpo {
         if let Some(frame) = states[b as usize].clone() {
-            engine.run_block(analysis, b, frame, true)?;
+            engine.run_block(analysis, b, frame, true, &mut |_, _, _, _, _| {})?;
         }
     }
     Ok(())
 }
 
-fn join_frames<A: Analysis>(
+/// Join a flowing frame into a block's state in place; returns whether the state changed.
+fn join_into<A: Analysis>(
     a: &A,
-    x: &Frame<A::V>,
-    y: &Frame<A::V>,
+    dst: &mut Frame<A::V>,
+    locals: &[Slot<A::V>],
+    stack: &[Slot<A::V>],
+    locks: &LockState,
     at: u32,
-) -> Result<Frame<A::V>, EngineError> {
-    if x.stack.len() != y.stack.len() || x.locals.len() != y.locals.len() {
+) -> Result<bool, EngineError> {
+    if dst.stack.len() != stack.len() || dst.locals.len() != locals.len() {
         return Err(EngineError::StackMismatch(at));
     }
-    let locks = x.locks.join(&y.locks);
-    let region = locks.current();
-    let js = |p: &Slot<A::V>, q: &Slot<A::V>| Slot {
-        v: a.join(&p.v, &q.v, region),
-        sym: if p.sym == q.sym { p.sym } else { Sym::Unknown },
-    };
-    Ok(Frame {
-        locals: x
-            .locals
-            .iter()
-            .zip(&y.locals)
-            .map(|(p, q)| js(p, q))
-            .collect(),
-        stack: x
-            .stack
-            .iter()
-            .zip(&y.stack)
-            .map(|(p, q)| js(p, q))
-            .collect(),
-        locks,
-    })
+    let mut changed = false;
+    if dst.locks != *locks {
+        let joined = dst.locks.join(locks);
+        if joined != dst.locks {
+            dst.locks = joined;
+            changed = true;
+        }
+    }
+    let region = dst.locks.current();
+    for (d, s) in dst.locals.iter_mut().zip(locals).chain(dst.stack.iter_mut().zip(stack)) {
+        if d.v != s.v {
+            let v = a.join(&d.v, &s.v, region);
+            if v != d.v {
+                d.v = v;
+                changed = true;
+            }
+        }
+        if d.sym != s.sym && d.sym != Sym::Unknown {
+            d.sym = Sym::Unknown;
+            changed = true;
+        }
+    }
+    Ok(changed)
 }
 
-struct Engine<'a, 'b> {
+/// Where a block's frames flow: `(analysis, target block, locals, stack, locks)`.
+type Flow<'f, A> = dyn FnMut(&A, u32, &[Slot<<A as Analysis>::V>], &[Slot<<A as Analysis>::V>], &LockState) + 'f;
+
+struct Engine<'a, 'b, V> {
     cx: &'b MethodCx<'a>,
     /// The lock each `tryLock` call site acquires on success.
-    trylocks: HashMap<u32, LockId>,
+    trylocks: FxHashMap<u32, LockId>,
+    /// Call sites resolved so far, by instruction index.
+    calls: Vec<Option<CallTarget>>,
+    /// Reused buffer for the inputs of one instruction.
+    buf: Vec<V>,
 }
 
-impl Engine<'_, '_> {
-    fn entry_frame<V: Clone + Default>(&self) -> Frame<V> {
+impl<V: Clone + Default> Engine<'_, '_, V> {
+    fn entry_frame(&self) -> Frame<V> {
         let m = self.cx.method;
         let n = self.cx.code.max_locals as usize;
-        let mut locals = vec![
-            Slot {
-                v: V::default(),
-                sym: Sym::Unknown
-            };
-            n
-        ];
+        let mut locals = vec![Slot { v: V::default(), sym: Sym::Unknown }; n];
         let params = (m.param_slots() as usize).min(n);
         let first = if m.is_static() { 0 } else { 1 };
         if !m.is_static() && n > 0 {
@@ -267,151 +273,94 @@ impl Engine<'_, '_> {
         if let Some(lock) = locks::method_lock(self.cx.program, self.cx.class, m) {
             locks.acquire(lock, METHOD_SITE);
         }
-        Frame {
-            locals,
-            stack: Vec::new(),
-            locks,
-        }
+        Frame { locals, stack: Vec::new(), locks }
     }
 
-    /// Interpret one block; returns the frames flowing to successor blocks (normal and
-    /// exceptional).
-    fn run_block<A: Analysis>(
+    /// Interpret one block, handing every frame that leaves it (to successors and exception
+    /// handlers) to `flow`.
+    fn run_block<A: Analysis<V = V>>(
         &mut self,
         a: &mut A,
         b: u32,
-        mut f: Frame<A::V>,
+        mut f: Frame<V>,
         record: bool,
-    ) -> Result<Vec<(u32, Frame<A::V>)>, EngineError> {
+        flow: &mut Flow<'_, A>,
+    ) -> Result<(), EngineError> {
         let cfg = self.cx.cfg;
         let block = &cfg.blocks[b as usize];
-        let mut outs = Vec::new();
+        let exception = [Slot { v: V::default(), sym: Sym::Unknown }];
         for i in block.start..block.end {
             for &h in &cfg.handlers_at[i as usize] {
-                let hf = Frame {
-                    locals: f.locals.clone(),
-                    stack: vec![Slot {
-                        v: A::V::default(),
-                        sym: Sym::Unknown,
-                    }],
-                    locks: f.locks.clone(),
-                };
-                outs.push((h, hf));
+                flow(a, h, &f.locals, &exception, &f.locks);
             }
             let branch = self.step(a, i, &mut f, record)?;
             if i + 1 == block.end {
                 let last = &self.cx.code.insns[i as usize].op;
                 for &s in &block.succs {
-                    let mut out = f.clone();
                     if let (Some((lock, success_on_jump)), Op::If { target, .. }) = (branch, last) {
                         let jumps = cfg.block_of[*target as usize] == s;
-                        if jumps == success_on_jump && out.locks.acquire(lock, i) {
-                            apply_region(a, &mut out, RegionEvent::enter(i, i));
+                        if jumps == success_on_jump {
+                            let mut out = f.clone();
+                            if out.locks.acquire(lock, i) {
+                                apply_region(a, &mut out, RegionEvent::enter(i, i));
+                            }
+                            flow(a, s, &out.locals, &out.stack, &out.locks);
+                            continue;
                         }
                     }
-                    outs.push((s, out));
+                    flow(a, s, &f.locals, &f.stack, &f.locks);
                 }
             }
         }
-        Ok(outs)
+        Ok(())
     }
 
     /// Execute instruction `i`. Returns, for a branch on a `tryLock` result, the lock and
     /// whether the jump is the success edge.
-    fn step<A: Analysis>(
-        &mut self,
-        a: &mut A,
-        i: u32,
-        f: &mut Frame<A::V>,
-        record: bool,
-    ) -> Result<Option<(LockId, bool)>, EngineError> {
+    fn step<A: Analysis<V = V>>(&mut self, a: &mut A, i: u32, f: &mut Frame<V>, record: bool) -> Result<Option<(LockId, bool)>, EngineError> {
         let code = self.cx.code;
         let class = self.cx.class;
         let op = &code.insns[i as usize].op;
-        let fresh = || Slot {
-            v: A::V::default(),
-            sym: Sym::Unknown,
-        };
-        macro_rules! cx {
-            ($kind:expr, $produces:expr) => {
-                StepCx {
-                    at: i,
-                    kind: $kind,
-                    region: f.locks.current(),
-                    caller_region: f.locks.current(),
-                    record,
-                    produces: $produces,
-                }
-            };
-        }
+        let region = f.locks.current();
+        let cx = |kind, produces| StepCx { at: i, kind, region, caller_region: region, record, produces };
         match op {
             Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
             Op::Const(n) => {
-                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
-                push(
-                    f,
-                    Slot {
-                        v,
-                        sym: Sym::Unknown,
-                    },
-                    *n,
-                );
+                let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
+                push(f, Slot { v, sym: Sym::Unknown }, *n);
             }
             Op::ClassLiteral(name) => {
-                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
-                push(
-                    f,
-                    Slot {
-                        v,
-                        sym: Sym::Class(locks::class_hash(name)),
-                    },
-                    1,
-                );
+                let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
+                push(f, Slot { v, sym: Sym::Class(locks::class_hash(name)) }, 1);
             }
             Op::Load(idx, n) => {
                 for k in 0..*n as u16 {
-                    let s = f
-                        .locals
-                        .get((idx + k) as usize)
-                        .cloned()
-                        .ok_or(EngineError::BadLocal(i, idx + k))?;
+                    let s = f.locals.get((idx + k) as usize).cloned().ok_or(EngineError::BadLocal(i, idx + k))?;
                     f.stack.push(s);
                 }
             }
             Op::Store(idx, n) => {
-                let mut vals = pop(f, *n as usize, i)?;
+                let n = *n as usize;
                 let start = *idx as usize;
-                if start + vals.len() > f.locals.len() {
+                if f.stack.len() < n {
+                    return Err(EngineError::StackUnderflow(i));
+                }
+                if start + n > f.locals.len() {
                     return Err(EngineError::BadLocal(i, *idx));
                 }
-                for (k, s) in vals.drain(..).enumerate() {
+                let from = f.stack.len() - n;
+                for (k, s) in f.stack.drain(from..).enumerate() {
                     f.locals[start + k] = s;
                 }
             }
             Op::Iinc(idx) => {
-                let l = f
-                    .locals
-                    .get_mut(*idx as usize)
-                    .ok_or(EngineError::BadLocal(i, *idx))?;
-                let cxv = StepCx {
-                    at: i,
-                    kind: StepKind::Iinc,
-                    region: f.locks.current(),
-                    caller_region: f.locks.current(),
-                    record,
-                    produces: true,
-                };
+                let l = f.locals.get_mut(*idx as usize).ok_or(EngineError::BadLocal(i, *idx))?;
                 let mut inputs = [l.v.clone()];
-                let v = a.transfer(&cxv, &mut inputs);
-                *l = Slot {
-                    v,
-                    sym: Sym::Unknown,
-                };
+                let v = a.transfer(&cx(StepKind::Iinc, true), &mut inputs);
+                *l = Slot { v, sym: Sym::Unknown };
             }
             Op::ArrayLoad(n) => self.simple(a, f, i, 2, *n, StepKind::HeapRead, record)?,
-            Op::ArrayStore(n) => {
-                self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?
-            }
+            Op::ArrayStore(n) => self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?,
             Op::ArrayLength => self.simple(a, f, i, 1, 1, StepKind::HeapRead, record)?,
             Op::GetField(r) => {
                 let base = match f.stack.last().map(|s| s.sym) {
@@ -430,62 +379,25 @@ impl Engine<'_, '_> {
                 self.simple(a, f, i, 0, slots, StepKind::HeapRead, record)?;
                 set_top_sym(f, Sym::Field(locks::Base::Static, *r), slots);
             }
-            Op::PutField(r) => self.simple(
-                a,
-                f,
-                i,
-                1 + class.member(*r).arg_slots as usize,
-                0,
-                StepKind::Sink,
-                record,
-            )?,
-            Op::PutStatic(r) => self.simple(
-                a,
-                f,
-                i,
-                class.member(*r).arg_slots as usize,
-                0,
-                StepKind::Sink,
-                record,
-            )?,
+            Op::PutField(r) => self.simple(a, f, i, 1 + class.member(*r).arg_slots as usize, 0, StepKind::Sink, record)?,
+            Op::PutStatic(r) => self.simple(a, f, i, class.member(*r).arg_slots as usize, 0, StepKind::Sink, record)?,
             Op::Invoke(kind, r) => return self.invoke(a, f, i, *kind, *r, record),
             Op::InvokeDynamic(r) => {
                 let m = class.member(*r);
-                self.simple(
-                    a,
-                    f,
-                    i,
-                    m.arg_slots as usize,
-                    m.ret_slots,
-                    StepKind::Compute,
-                    record,
-                )?;
+                self.simple(a, f, i, m.arg_slots as usize, m.ret_slots, StepKind::Compute, record)?;
                 set_top_sym(f, Sym::Value(i), m.ret_slots);
             }
             Op::New => {
-                let v = a.transfer(&cx!(StepKind::Fresh, true), &mut []);
-                push(
-                    f,
-                    Slot {
-                        v,
-                        sym: Sym::Value(i),
-                    },
-                    1,
-                );
+                let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
+                push(f, Slot { v, sym: Sym::Value(i) }, 1);
             }
             Op::NewArray(dims) => {
                 self.simple(a, f, i, *dims as usize, 1, StepKind::Fresh, record)?;
                 set_top_sym(f, Sym::Value(i), 1);
             }
-            Op::Compute { pop: p, push: q } => {
-                self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?
-            }
-            Op::Pop => {
-                pop(f, 1, i)?;
-            }
-            Op::Pop2 => {
-                pop(f, 2, i)?;
-            }
+            Op::Compute { pop: p, push: q } => self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?,
+            Op::Pop => drop_slots(f, 1, i)?,
+            Op::Pop2 => drop_slots(f, 2, i)?,
             Op::Dup => shuffle(f, i, 1, &[0, 0])?,
             Op::DupX1 => shuffle(f, i, 2, &[1, 0, 1])?,
             Op::DupX2 => shuffle(f, i, 3, &[2, 0, 1, 2])?,
@@ -506,9 +418,9 @@ impl Engine<'_, '_> {
                     }
                 }
             }
-            Op::Jsr(_) => push(f, fresh(), 1),
+            Op::Jsr(_) => push(f, Slot { v: V::default(), sym: Sym::Unknown }, 1),
             Op::Switch { .. } => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
-            Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Sink, record)?,
+            Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Return, record)?,
             Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::MonitorEnter => {
                 let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
@@ -528,66 +440,49 @@ impl Engine<'_, '_> {
         Ok(None)
     }
 
+    /// Move the top `n` slots' values into the input buffer.
+    fn take_inputs(&mut self, f: &mut Frame<V>, n: usize, at: u32) -> Result<(), EngineError> {
+        if f.stack.len() < n {
+            return Err(EngineError::StackUnderflow(at));
+        }
+        let from = f.stack.len() - n;
+        self.buf.clear();
+        self.buf.extend(f.stack.drain(from..).map(|s| s.v));
+        Ok(())
+    }
+
     /// Pop `pop` slots as inputs, transfer, push `push` slots of the result.
     #[allow(clippy::too_many_arguments)]
-    fn simple<A: Analysis>(
-        &self,
-        a: &mut A,
-        f: &mut Frame<A::V>,
-        i: u32,
-        pop_n: usize,
-        push_n: u8,
-        kind: StepKind,
-        record: bool,
-    ) -> Result<(), EngineError> {
-        let mut inputs: Vec<A::V> = pop(f, pop_n, i)?.into_iter().map(|s| s.v).collect();
-        let cx = StepCx {
-            at: i,
-            kind,
-            region: f.locks.current(),
-            caller_region: f.locks.current(),
-            record,
-            produces: push_n > 0,
-        };
-        let v = a.transfer(&cx, &mut inputs);
+    fn simple<A: Analysis<V = V>>(&mut self, a: &mut A, f: &mut Frame<V>, i: u32, pop_n: usize, push_n: u8, kind: StepKind, record: bool) -> Result<(), EngineError> {
+        self.take_inputs(f, pop_n, i)?;
+        let region = f.locks.current();
+        let cx = StepCx { at: i, kind, region, caller_region: region, record, produces: push_n > 0 };
+        let v = a.transfer(&cx, &mut self.buf);
         if push_n > 0 {
-            push(
-                f,
-                Slot {
-                    v,
-                    sym: Sym::Unknown,
-                },
-                push_n,
-            );
+            push(f, Slot { v, sym: Sym::Unknown }, push_n);
         }
         Ok(())
     }
 
-    fn invoke<A: Analysis>(
-        &mut self,
-        a: &mut A,
-        f: &mut Frame<A::V>,
-        i: u32,
-        kind: InvokeKind,
-        r: u32,
-        record: bool,
-    ) -> Result<Option<(LockId, bool)>, EngineError> {
+    fn call_target(&mut self, caller: &Caller<'_>, i: u32, kind: InvokeKind, r: u32) -> CallTarget {
+        if self.calls.is_empty() {
+            self.calls = vec![None; self.cx.code.insns.len()];
+        }
+        let slot = &mut self.calls[i as usize];
+        *slot.get_or_insert_with(|| locks::resolve_call(caller, kind, caller.class.member(r)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn invoke<A: Analysis<V = V>>(&mut self, a: &mut A, f: &mut Frame<V>, i: u32, kind: InvokeKind, r: u32, record: bool) -> Result<Option<(LockId, bool)>, EngineError> {
         let m = self.cx.class.member(r);
         let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
         if f.stack.len() < nargs {
             return Err(EngineError::StackUnderflow(i));
         }
-        let receiver = if kind == InvokeKind::Static {
-            Sym::Unknown
-        } else {
-            f.stack[f.stack.len() - nargs].sym
-        };
-        let caller = Caller {
-            program: self.cx.program,
-            class: self.cx.class,
-            method: self.cx.method,
-        };
-        let mut effect = locks::classify_call(&caller, kind, m, receiver, i);
+        let receiver = if kind == InvokeKind::Static { Sym::Unknown } else { f.stack[f.stack.len() - nargs].sym };
+        let caller = Caller { program: self.cx.program, class: self.cx.class, method: self.cx.method };
+        let target = self.call_target(&caller, i, kind, r);
+        let mut effect = locks::call_effect(&caller, target, kind, receiver, i);
         if let CallEffect::Region { lock, .. } = effect {
             if f.locks.holds(lock) {
                 // Re-entry of a lock the caller holds: an ordinary call inside the region.
@@ -595,63 +490,30 @@ impl Engine<'_, '_> {
             }
         }
         let ret = m.ret_slots;
-        let mut inputs: Vec<A::V> = pop(f, nargs, i)?.into_iter().map(|s| s.v).collect();
+        self.take_inputs(f, nargs, i)?;
         let produces = ret > 0;
+        let region = f.locks.current();
         match effect {
-            CallEffect::Region { lock, kind: why } => {
+            CallEffect::Region { lock, kind: why, .. } => {
                 // Enter the callee's region before its arguments are used (they are read by
                 // the callee), take the result inside it, then leave.
-                let caller_region = f.locks.current();
-                let enter = RegionEvent::Enter {
-                    site: i,
-                    at: i,
-                    call: Some(why),
-                };
+                let enter = RegionEvent::Enter { site: i, at: i, call: Some(why) };
                 apply_region(a, f, enter);
-                for v in inputs.iter_mut() {
+                for v in self.buf.iter_mut() {
                     a.region(enter, v);
                 }
                 f.locks.acquire(lock, i);
-                let cx = StepCx {
-                    at: i,
-                    kind: StepKind::Call(effect),
-                    region: Some(i),
-                    caller_region,
-                    record,
-                    produces,
-                };
-                let v = a.transfer(&cx, &mut inputs);
+                let cx = StepCx { at: i, kind: StepKind::Call(effect), region: Some(i), caller_region: region, record, produces };
+                let v = a.transfer(&cx, &mut self.buf);
                 if produces {
-                    push(
-                        f,
-                        Slot {
-                            v,
-                            sym: Sym::Value(i),
-                        },
-                        ret,
-                    );
+                    push(f, Slot { v, sym: Sym::Value(i) }, ret);
                 }
                 f.locks.release(lock);
-                apply_region(
-                    a,
-                    f,
-                    RegionEvent::Exit {
-                        site: i,
-                        at: i,
-                        call: Some(why),
-                    },
-                );
+                apply_region(a, f, RegionEvent::Exit { site: i, at: i, call: Some(why) });
             }
             _ => {
-                let cx = StepCx {
-                    at: i,
-                    kind: StepKind::Call(effect),
-                    region: f.locks.current(),
-                    caller_region: f.locks.current(),
-                    record,
-                    produces,
-                };
-                let v = a.transfer(&cx, &mut inputs);
+                let cx = StepCx { at: i, kind: StepKind::Call(effect), region, caller_region: region, record, produces };
+                let v = a.transfer(&cx, &mut self.buf);
                 let sym = if let CallEffect::TryAcquire(lock) = effect {
                     self.trylocks.insert(i, lock);
                     Sym::TryLock(i)
@@ -679,13 +541,7 @@ impl Engine<'_, '_> {
                     }
                     CallEffect::Wait(lock) => {
                         let site = match lock {
-                            Some(l) if f.locks.holds(l) => f
-                                .locks
-                                .held
-                                .iter()
-                                .rev()
-                                .find(|h| h.lock == l)
-                                .map(|h| h.site),
+                            Some(l) if f.locks.holds(l) => f.locks.held.iter().rev().find(|h| h.lock == l).map(|h| h.site),
                             _ => f.locks.current(),
                         };
                         if let Some(site) = site {
@@ -716,12 +572,12 @@ fn push<V: Clone>(f: &mut Frame<V>, s: Slot<V>, n: u8) {
     }
 }
 
-fn pop<V>(f: &mut Frame<V>, n: usize, at: u32) -> Result<Vec<Slot<V>>, EngineError> {
+fn drop_slots<V>(f: &mut Frame<V>, n: usize, at: u32) -> Result<(), EngineError> {
     if f.stack.len() < n {
         return Err(EngineError::StackUnderflow(at));
     }
-    let k = f.stack.len() - n;
-    Ok(f.stack.split_off(k))
+    f.stack.truncate(f.stack.len() - n);
+    Ok(())
 }
 
 fn set_top_sym<V>(f: &mut Frame<V>, sym: Sym, n: u8) {
@@ -733,15 +589,19 @@ fn set_top_sym<V>(f: &mut Frame<V>, sym: Sym, n: u8) {
 
 /// Replace the top `n` slots by the slots at `pattern` (indices into the popped top, bottom
 /// first): `dup` is `(1, [0, 0])`, `swap` is `(2, [1, 0])`.
-fn shuffle<V: Clone>(
-    f: &mut Frame<V>,
-    at: u32,
-    n: usize,
-    pattern: &[usize],
-) -> Result<(), EngineError> {
-    let top = pop(f, n, at)?;
+fn shuffle<V: Clone>(f: &mut Frame<V>, at: u32, n: usize, pattern: &[usize]) -> Result<(), EngineError> {
+    if f.stack.len() < n {
+        return Err(EngineError::StackUnderflow(at));
+    }
+    let base = f.stack.len() - n;
+    let mut top: [Option<Slot<V>>; 4] = [None, None, None, None];
+    for (k, s) in f.stack.drain(base..).enumerate() {
+        top[k] = Some(s);
+    }
     for &k in pattern {
-        f.stack.push(top[k].clone());
+        if let Some(s) = &top[k] {
+            f.stack.push(s.clone());
+        }
     }
     Ok(())
 }

@@ -8,7 +8,6 @@
 //! instruction; locks we cannot name are assumed distinct.
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 
 use crate::bytecode::{Class, InvokeKind, MemberRef, Method};
 use crate::program::Program;
@@ -79,9 +78,7 @@ impl LockId {
 
 /// Hash of a class name for [`Sym::Class`] / [`LockId::Class`].
 pub fn class_hash(name: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    name.hash(&mut h);
-    h.finish()
+    crate::fxhash::hash_str(name)
 }
 
 /// One held lock: its identity, the site of the non-reentrant acquisition that opened its
@@ -256,8 +253,8 @@ pub enum CallEffect {
     /// An ordinary call: no lock taken. `reads_heap`: its result may come from shared state.
     Plain { reads_heap: bool },
     /// The call is one atomic region on `lock` (a thread-safe library call, or a callee that
-    /// takes a lock). `kind` says why.
-    Region { lock: LockId, kind: RegionCall },
+    /// takes a lock). `kind` says why; `returns_shared`: its result is read inside a region.
+    Region { lock: LockId, kind: RegionCall, returns_shared: bool },
     /// `Lock.lock()` / `lockInterruptibly()`.
     Acquire(LockId),
     /// `Lock.tryLock(..)`: acquires on the success branch.
@@ -282,88 +279,190 @@ pub enum RegionCall {
     Other,
 }
 
-/// Classify a call. `receiver` is the register holding the receiver (for instance calls).
-pub fn classify_call(
-    caller: &Caller<'_>,
-    kind: InvokeKind,
-    r: &MemberRef,
-    receiver: Sym,
-    site: u32,
-) -> CallEffect {
+/// What a call site is, independent of the registers: resolved once per call site and cached
+/// by the engine. [`call_effect`] finishes the classification with the receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallTarget {
+    Acquire,
+    TryAcquire,
+    Release,
+    /// `Object.wait(..)`: re-acquires the receiver.
+    Wait,
+    /// `Condition.await*(..)`: re-acquires the lock of the innermost region.
+    Await,
+    /// A method of a thread-safe library class (unless the receiver is local).
+    ThreadSafe { returns: bool },
+    /// A constructor: its locks are on the object under construction.
+    Init,
+    /// Neither scanned nor on the classpath.
+    Unknown { returns: bool, maybe_thread_safe: bool },
+    /// A method with a summary.
+    Method {
+        /// Summary facts of the callee.
+        locks: bool,
+        reads_heap: bool,
+        returns_shared: bool,
+        own_lock: Option<OwnLock>,
+        /// `@Atomic` callee.
+        atomic: bool,
+        /// `synchronized` callee of the caller's abstraction.
+        same_abstraction: bool,
+        /// Hash of the callee's class (for `static synchronized`).
+        class_hash: u64,
+        /// An instance method that may be called on a thread-safe field.
+        maybe_thread_safe: bool,
+        returns: bool,
+    },
+}
+
+/// Resolve a call site (the part that does not depend on registers).
+pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, r: &MemberRef) -> CallTarget {
     let p = caller.program;
     let ts = &p.thread_safe;
     let class = &*r.class;
     let name = &*r.name;
-    let lock_of_receiver = || LockId::of(receiver, site);
-    if kind != InvokeKind::Static {
+    let returns = r.ret_slots > 0;
+    let instance = kind != InvokeKind::Static;
+    if instance {
         if ts.is_lock(class) {
             match name {
-                "lock" | "lockInterruptibly" => return CallEffect::Acquire(lock_of_receiver()),
-                "tryLock" => return CallEffect::TryAcquire(lock_of_receiver()),
-                "unlock" => return CallEffect::Release(lock_of_receiver()),
+                "lock" | "lockInterruptibly" => return CallTarget::Acquire,
+                "tryLock" => return CallTarget::TryAcquire,
+                "unlock" => return CallTarget::Release,
                 _ => {}
             }
         }
         if name == "wait" && matches!(&*r.desc, "()V" | "(J)V" | "(JI)V") {
-            return CallEffect::Wait(Some(lock_of_receiver()));
+            return CallTarget::Wait;
         }
         if ts.is_condition(class) && name.starts_with("await") {
-            return CallEffect::Wait(None);
+            return CallTarget::Await;
         }
-        let thread_safe_receiver = ts.is_class(class)
-            || matches!(receiver, Sym::Field(_, f) if {
-                let fr = caller.class.member(f);
-                p.thread_safe_fields.contains(&(fr.class.clone(), fr.name.clone()))
-            });
-        if thread_safe_receiver && !is_object_method(name) {
-            return CallEffect::Region {
-                lock: lock_of_receiver(),
-                kind: RegionCall::ThreadSafeLibrary,
-            };
+        if ts.is_class(class) && !is_object_method(name) {
+            return CallTarget::ThreadSafe { returns };
         }
     }
     if name == "<init>" {
-        // Locks taken by a constructor are on the object under construction: thread-local.
-        return CallEffect::Plain { reads_heap: false };
+        return CallTarget::Init;
     }
-    let target = p.resolve(class, name, &r.desc);
-    let Some(target) = target else {
-        return match p.config.unknown_calls {
-            crate::config::UnknownCalls::NoLock => CallEffect::Plain { reads_heap: true },
-            crate::config::UnknownCalls::Conservative => CallEffect::Region {
-                lock: LockId::Site(site),
-                kind: RegionCall::Other,
-            },
-        };
+    let maybe_thread_safe = instance && !is_object_method(name) && p.has_thread_safe_fields();
+    let Some(target) = p.resolve(class, name, &r.desc) else {
+        return CallTarget::Unknown { returns, maybe_thread_safe };
     };
-    let summary = p.summary(target);
-    if !summary.locks {
-        return CallEffect::Plain {
-            reads_heap: summary.reads_heap,
-        };
-    }
+    let s = p.summary(target);
     let callee = p.method(target);
     let callee_class = &*p.class(target.class).name;
-    let lock = if callee.has_annotation_named(&p.config.atomic_annotations) {
-        LockId::Atomic
-    } else if p.config.context_insensitive {
-        LockId::Site(site)
-    } else {
-        match summary.own_lock {
-            Some(OwnLock::Receiver) if kind != InvokeKind::Static => lock_of_receiver(),
-            Some(OwnLock::Class) => LockId::Class(class_hash(callee_class)),
-            Some(OwnLock::Atomic) => LockId::Atomic,
-            _ => LockId::Site(site),
+    CallTarget::Method {
+        locks: s.locks,
+        reads_heap: s.reads_heap,
+        returns_shared: s.returns_shared,
+        own_lock: s.own_lock,
+        atomic: callee.has_annotation_named(&p.config.atomic_annotations),
+        same_abstraction: callee.is_synchronized() && p.same_abstraction(&caller.class.name, callee_class),
+        class_hash: class_hash(callee_class),
+        maybe_thread_safe,
+        returns,
+    }
+}
+
+/// Finish classifying a call with the register holding the receiver (`Sym::Unknown` for a
+/// static call). `site` is the call's instruction index.
+pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, receiver: Sym, site: u32) -> CallEffect {
+    let p = caller.program;
+    let lock_of_receiver = || LockId::of(receiver, site);
+    let thread_safe_region = |returns: bool| CallEffect::Region {
+        lock: lock_of_receiver(),
+        kind: RegionCall::ThreadSafeLibrary,
+        returns_shared: returns,
+    };
+    match target {
+        CallTarget::Acquire => CallEffect::Acquire(lock_of_receiver()),
+        CallTarget::TryAcquire => CallEffect::TryAcquire(lock_of_receiver()),
+        CallTarget::Release => CallEffect::Release(lock_of_receiver()),
+        CallTarget::Wait => CallEffect::Wait(Some(lock_of_receiver())),
+        CallTarget::Await => CallEffect::Wait(None),
+        CallTarget::ThreadSafe { returns } => {
+            if is_local_object(caller, receiver) {
+                CallEffect::Plain { reads_heap: false }
+            } else {
+                thread_safe_region(returns)
+            }
         }
-    };
-    let kind = if lock == LockId::Atomic {
-        RegionCall::Atomic
-    } else if callee.is_synchronized() && p.same_abstraction(&caller.class.name, callee_class) {
-        RegionCall::SameAbstraction
-    } else {
-        RegionCall::Other
-    };
-    CallEffect::Region { lock, kind }
+        CallTarget::Init => CallEffect::Plain { reads_heap: false },
+        CallTarget::Unknown { returns, maybe_thread_safe } => {
+            if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
+                return thread_safe_region(returns);
+            }
+            match p.config.unknown_calls {
+                crate::config::UnknownCalls::NoLock => CallEffect::Plain { reads_heap: true },
+                crate::config::UnknownCalls::Conservative => CallEffect::Region {
+                    lock: LockId::Site(site),
+                    kind: RegionCall::Other,
+                    returns_shared: returns,
+                },
+            }
+        }
+        CallTarget::Method {
+            locks,
+            reads_heap,
+            returns_shared,
+            own_lock,
+            atomic,
+            same_abstraction,
+            class_hash,
+            maybe_thread_safe,
+            returns,
+        } => {
+            if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
+                return thread_safe_region(returns);
+            }
+            if !locks {
+                return CallEffect::Plain { reads_heap };
+            }
+            let lock = if atomic {
+                LockId::Atomic
+            } else if p.config.context_insensitive {
+                LockId::Site(site)
+            } else {
+                match own_lock {
+                    Some(OwnLock::Receiver) if kind != InvokeKind::Static => lock_of_receiver(),
+                    Some(OwnLock::Class) => LockId::Class(class_hash),
+                    Some(OwnLock::Atomic) => LockId::Atomic,
+                    _ => LockId::Site(site),
+                }
+            };
+            let kind = if lock == LockId::Atomic {
+                RegionCall::Atomic
+            } else if same_abstraction {
+                RegionCall::SameAbstraction
+            } else {
+                RegionCall::Other
+            };
+            CallEffect::Region { lock, kind, returns_shared }
+        }
+    }
+}
+
+fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
+    match receiver {
+        Sym::Field(_, f) => {
+            let fr = caller.class.member(f);
+            caller.program.is_thread_safe_field(&fr.class, &fr.name)
+        }
+        _ => false,
+    }
+}
+
+/// An object allocated by this method (`new` at the instruction the register names): no
+/// other thread can see it yet, so its locks protect nothing shared.
+fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
+    let Sym::Value(at) = sym else { return false };
+    caller
+        .method
+        .code
+        .as_ref()
+        .and_then(|c| c.insns.get(at as usize))
+        .is_some_and(|i| matches!(i.op, crate::bytecode::Op::New))
 }
 
 /// The single lock a method takes, when it takes exactly one we can name from the call site.

@@ -10,7 +10,9 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use super::locks::{self, OwnLock};
+use super::engine::{self, Analysis, MethodCx, RegionEvent, StepCx, StepKind};
+use super::locks::{self, CallEffect, OwnLock};
+use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, Op};
 use crate::program::{MethodId, Program};
 
@@ -22,6 +24,8 @@ pub struct Summary {
     pub reads_heap: bool,
     /// The one lock it takes for its whole body, when nameable from the call site.
     pub own_lock: Option<OwnLock>,
+    /// It returns a value read inside an atomic region (its own, or a callee's).
+    pub returns_shared: bool,
 }
 
 struct Direct {
@@ -105,6 +109,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
     let mut s = Summary {
         locks: atomic || m.is_synchronized(),
         reads_heap: m.access & acc::NATIVE != 0,
+        returns_shared: false,
         own_lock: if atomic {
             Some(OwnLock::Atomic)
         } else if m.is_synchronized() {
@@ -215,4 +220,102 @@ pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
             found
         })
         .collect()
+}
+
+/// Most rounds of the `returns_shared` fixpoint; each round can only add methods, and call
+/// chains of shared returns deeper than this are rare.
+const RETURN_ROUNDS: usize = 4;
+
+/// Compute `returns_shared` for every method that takes a lock (transitively) and returns a
+/// value: run [`ReturnsShared`] over them, in rounds, until no summary changes. Abstract methods
+/// take the union of their implementations.
+pub fn compute_returns(p: &mut Program) {
+    let candidates: Vec<MethodId> = p
+        .classes
+        .iter()
+        .enumerate()
+        .flat_map(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                (m.code.is_some() && !m.descriptor.ends_with(")V")).then_some(MethodId { class: ci as u32, method: mi as u32 })
+            })
+        })
+        .filter(|&id| p.summary(id).locks)
+        .collect();
+    let abstracts: Vec<(MethodId, Vec<MethodId>)> = p
+        .classes
+        .iter()
+        .enumerate()
+        .flat_map(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                (m.access & acc::ABSTRACT != 0).then_some(MethodId { class: ci as u32, method: mi as u32 })
+            })
+        })
+        .filter(|&id| p.summary(id).locks)
+        .map(|id| (id, p.implementations(id, 16).unwrap_or_default()))
+        .collect();
+    for _ in 0..RETURN_ROUNDS {
+        let prog: &Program = p;
+        let found: Vec<MethodId> = candidates
+            .par_iter()
+            .filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id))
+            .copied()
+            .collect();
+        let mut changed = !found.is_empty();
+        for id in found {
+            p.summary_mut(id).returns_shared = true;
+        }
+        for (id, impls) in &abstracts {
+            if !p.summary(*id).returns_shared && impls.iter().any(|&i| p.summary(i).returns_shared) {
+                p.summary_mut(*id).returns_shared = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+fn returns_shared(p: &Program, id: MethodId) -> bool {
+    let class = p.class(id.class);
+    let method = p.method(id);
+    let Some(code) = &method.code else { return false };
+    let cfg = Cfg::build(code);
+    let cx = MethodCx { program: p, class, method, code, cfg: &cfg };
+    let mut a = ReturnsShared::default();
+    // A method the engine cannot analyse is assumed to return shared state (sound).
+    engine::run(&cx, &mut a).map(|_| a.returns).unwrap_or(true)
+}
+
+/// Whether a method can return a value read inside an atomic region: values are `true` when
+/// read from the heap inside a region, returned shared by a region call, or computed from such
+/// values (block-local atomicity's sharing, without the blocks).
+#[derive(Default)]
+struct ReturnsShared {
+    returns: bool,
+}
+
+impl Analysis for ReturnsShared {
+    type V = bool;
+
+    fn join(&self, a: &bool, b: &bool, _region: Option<u32>) -> bool {
+        *a || *b
+    }
+
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [bool]) -> bool {
+        let any = inputs.iter().any(|&v| v);
+        match cx.kind {
+            StepKind::HeapRead => cx.region.is_some(),
+            StepKind::Compute | StepKind::Iinc => any,
+            StepKind::Call(CallEffect::Region { returns_shared, .. }) => returns_shared || any,
+            StepKind::Call(CallEffect::Plain { reads_heap }) => (reads_heap && cx.region.is_some()) || any,
+            StepKind::Return => {
+                self.returns |= any;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
 }

@@ -96,7 +96,8 @@ impl Analysis for BlockLocal {
         match cx.kind {
             StepKind::HeapRead => here(cx.region),
             StepKind::Compute | StepKind::Iinc => merged(),
-            StepKind::Call(CallEffect::Region { .. }) => here(cx.region),
+            StepKind::Call(CallEffect::Region { returns_shared: true, .. }) => here(cx.region),
+            StepKind::Call(CallEffect::Region { .. }) => merged(),
             StepKind::Call(CallEffect::Plain { reads_heap: true }) if cx.region.is_some() => {
                 here(cx.region)
             }

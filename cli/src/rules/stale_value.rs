@@ -134,6 +134,7 @@ impl Analysis for StaleValue {
         match cx.kind {
             StepKind::HeapRead => read_here(cx, cx.region),
             StepKind::Compute => merge(inputs),
+            StepKind::Call(CallEffect::Region { returns_shared: false, .. }) => merge(inputs),
             StepKind::Call(CallEffect::Region { kind, .. }) if counts(kind) => {
                 read_here(cx, cx.region)
             }
