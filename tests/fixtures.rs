@@ -83,7 +83,8 @@ fn looks_like_marker(body: &str) -> bool {
 /// Marker keywords followed by a colon, anywhere in `text`.
 fn contains_marker_keyword(text: &str) -> bool {
     ["expect", "known-fp", "known-fn"].iter().any(|kw| {
-        text.match_indices(kw).any(|(i, _)| text[i + kw.len()..].trim_start().starts_with(':'))
+        text.match_indices(kw)
+            .any(|(i, _)| text[i + kw.len()..].trim_start().starts_with(':'))
     })
 }
 
@@ -153,7 +154,9 @@ fn parse_markers(file: &str, source: &str) -> Result<Vec<Marker>, Vec<String>> {
         let body = comment.trim();
         let before = &line[..line.len() - comment.len() - 2];
         if contains_marker_keyword(before) {
-            errors.push(format!("{file}:{number}: marker text before the marker comment"));
+            errors.push(format!(
+                "{file}:{number}: marker text before the marker comment"
+            ));
         } else if code.trim().is_empty() {
             errors.push(format!(
                 "{file}:{number}: marker on a line without code; put it on the line of the use"
@@ -161,9 +164,9 @@ fn parse_markers(file: &str, source: &str) -> Result<Vec<Marker>, Vec<String>> {
         } else {
             match parse_marker_comment(body, number) {
                 Ok(mut parsed) => markers.append(&mut parsed),
-                Err(why) => {
-                    errors.push(format!("{file}:{number}: malformed marker `// {body}`: {why}"))
-                }
+                Err(why) => errors.push(format!(
+                    "{file}:{number}: malformed marker `// {body}`: {why}"
+                )),
             }
         }
     }
@@ -182,7 +185,10 @@ fn parse_marker_comment(body: &str, line: u32) -> Result<Vec<Marker>, String> {
             .split_once(':')
             .ok_or_else(|| format!("clause `{}` has no `kind:`", clause.trim()))?;
         let kind = Kind::parse(kind_word.trim()).ok_or_else(|| {
-            format!("unknown marker kind `{}` (expect, known-fp, known-fn)", kind_word.trim())
+            format!(
+                "unknown marker kind `{}` (expect, known-fp, known-fn)",
+                kind_word.trim()
+            )
         })?;
         if specs.trim().is_empty() {
             return Err(format!("`{}:` names no rule", kind.name()));
@@ -215,12 +221,20 @@ fn parse_marker_comment(body: &str, line: u32) -> Result<Vec<Marker>, String> {
                 }
             };
             if !RULES.contains(&rule) {
-                return Err(format!("unknown rule id `{rule}` (known: {})", RULES.join(", ")));
+                return Err(format!(
+                    "unknown rule id `{rule}` (known: {})",
+                    RULES.join(", ")
+                ));
             }
             if markers.iter().any(|m| m.rule == rule) {
                 return Err(format!("rule `{rule}` is named twice on one line"));
             }
-            markers.push(Marker { line, kind, rule: rule.to_string(), age });
+            markers.push(Marker {
+                line,
+                kind,
+                rule: rule.to_string(),
+                age,
+            });
         }
     }
     Ok(markers)
@@ -245,7 +259,11 @@ fn all_markers() -> BTreeMap<String, Vec<Marker>> {
             Err(mut e) => errors.append(&mut e),
         }
     }
-    assert!(errors.is_empty(), "fixture sources are malformed:\n  {}", errors.join("\n  "));
+    assert!(
+        errors.is_empty(),
+        "fixture sources are malformed:\n  {}",
+        errors.join("\n  ")
+    );
     all
 }
 
@@ -261,7 +279,9 @@ fn check_package(rel: &str, text: &str) -> Result<(), String> {
         .map(|p| p.trim_end_matches(';').trim().to_string())
         .unwrap_or_default();
     if declared != expected {
-        return Err(format!("{rel}: declares package `{declared}`, expected `{expected}`"));
+        return Err(format!(
+            "{rel}: declares package `{declared}`, expected `{expected}`"
+        ));
     }
     if !expected.starts_with("fixtures") {
         return Err(format!("{rel}: fixtures live in packages fixtures.<topic>"));
@@ -327,16 +347,20 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
     let here = f.short();
     match common::rule_level(&f.rule) {
         None => errors.push(format!("unknown rule: {here}")),
-        Some(level) if level != f.level => {
-            errors.push(format!("level is {:?}, expected {level:?}: {here}", f.level))
-        }
+        Some(level) if level != f.level => errors.push(format!(
+            "level is {:?}, expected {level:?}: {here}",
+            f.level
+        )),
         _ => {}
     }
     if f.message.trim().is_empty() {
         errors.push(format!("empty message: {here}"));
     }
     if !classes.contains(&f.class) {
-        errors.push(format!("class {:?} is not a compiled fixture class: {here}", f.class));
+        errors.push(format!(
+            "class {:?} is not a compiled fixture class: {here}",
+            f.class
+        ));
     }
     if f.method.is_empty() || !f.descriptor.starts_with('(') {
         errors.push(format!("bad method or descriptor: {here}"));
@@ -355,7 +379,10 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
             let top = f.class.split('$').next().unwrap_or(&f.class);
             let expected = format!("{}.java", top.replace('.', "/"));
             if *file != expected {
-                errors.push(format!("file should be {expected:?} for class {}: {here}", f.class));
+                errors.push(format!(
+                    "file should be {expected:?} for class {}: {here}",
+                    f.class
+                ));
             }
         }
     }
@@ -363,7 +390,10 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         errors.push(format!("no primary line: {here}"));
     }
     if f.rule == "stale-value" && f.age.is_none_or(|a| a == 0) {
-        errors.push(format!("a stale value has an age of at least 1, got {:?}: {here}", f.age));
+        errors.push(format!(
+            "a stale value has an age of at least 1, got {:?}: {here}",
+            f.age
+        ));
     }
     // Steps: read(s), then stale step(s), then use(s), the last use at the primary line.
     let order = |k: &str| match k {
@@ -378,7 +408,9 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         && ranks.windows(2).all(|w| w[0] <= w[1])
         && [0, 1, 2].iter().all(|r| ranks.contains(&Some(*r)));
     if !well_ordered {
-        errors.push(format!("steps must be read, stale, use in that order, got {kinds:?}: {here}"));
+        errors.push(format!(
+            "steps must be read, stale, use in that order, got {kinds:?}: {here}"
+        ));
     } else if f.steps.last().and_then(|s| s.line) != f.line {
         errors.push(format!(
             "the last step (the use) is at line {:?}, the finding at {:?}: {here}",
@@ -386,7 +418,10 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
             f.line
         ));
     }
-    if f.steps.iter().any(|s| s.message.trim().is_empty() || s.line.is_none_or(|l| l == 0)) {
+    if f.steps
+        .iter()
+        .any(|s| s.message.trim().is_empty() || s.line.is_none_or(|l| l == 0))
+    {
         errors.push(format!("every step needs a line and a message: {here}"));
     }
     errors
@@ -422,7 +457,11 @@ impl Outcome {
 fn compare(markers: &BTreeMap<String, Vec<Marker>>, findings: &[Finding]) -> Outcome {
     let mut by_key: BTreeMap<Key, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
-        let key = (f.file.clone().unwrap_or_default(), f.line.unwrap_or(0), f.rule.clone());
+        let key = (
+            f.file.clone().unwrap_or_default(),
+            f.line.unwrap_or(0),
+            f.rule.clone(),
+        );
         by_key.entry(key).or_default().push(f);
     }
     let mut out = Outcome::default();
@@ -436,11 +475,18 @@ fn compare(markers: &BTreeMap<String, Vec<Marker>>, findings: &[Finding]) -> Out
                 Some(age) => format!("{}: {}(age={age})", m.kind.name(), m.rule),
                 None => format!("{}: {}", m.kind.name(), m.rule),
             };
-            let messages = found.iter().map(|f| f.message.as_str()).collect::<Vec<_>>().join(" | ");
+            let messages = found
+                .iter()
+                .map(|f| f.message.as_str())
+                .collect::<Vec<_>>()
+                .join(" | ");
             match (m.kind, found.is_empty()) {
-                (Kind::Expect, true) => {
-                    out.note(file, m.line, true, format!("MISSING     {what}: no finding on this line"))
-                }
+                (Kind::Expect, true) => out.note(
+                    file,
+                    m.line,
+                    true,
+                    format!("MISSING     {what}: no finding on this line"),
+                ),
                 (Kind::Expect, false) => {
                     if let Some(age) = m.age {
                         if !found.iter().any(|f| f.age == Some(age)) {
@@ -455,7 +501,12 @@ fn compare(markers: &BTreeMap<String, Vec<Marker>>, findings: &[Finding]) -> Out
                         }
                     }
                     out.matched += 1;
-                    out.note(file, m.line, false, format!("ok          {what}: {messages}"));
+                    out.note(
+                        file,
+                        m.line,
+                        false,
+                        format!("ok          {what}: {messages}"),
+                    );
                 }
                 (Kind::KnownFp, true) => out.note(
                     file,
@@ -467,12 +518,23 @@ fn compare(markers: &BTreeMap<String, Vec<Marker>>, findings: &[Finding]) -> Out
                     ),
                 ),
                 (Kind::KnownFp, false) => {
-                    out.known_fps.push(format!("{file}:{} {}: {messages}", m.line, m.rule));
-                    out.note(file, m.line, false, format!("known-fp    {what}: {messages}"));
+                    out.known_fps
+                        .push(format!("{file}:{} {}: {messages}", m.line, m.rule));
+                    out.note(
+                        file,
+                        m.line,
+                        false,
+                        format!("known-fp    {what}: {messages}"),
+                    );
                 }
                 (Kind::KnownFn, true) => {
                     out.known_fns += 1;
-                    out.note(file, m.line, false, format!("known-fn    {what}: (absent, as known)"));
+                    out.note(
+                        file,
+                        m.line,
+                        false,
+                        format!("known-fn    {what}: (absent, as known)"),
+                    );
                 }
                 (Kind::KnownFn, false) => out.note(
                     file,
@@ -531,7 +593,10 @@ fn render_failures(out: &Outcome) -> String {
 fn fixtures_match_markers() {
     let markers = all_markers();
     let marker_count: usize = markers.values().map(Vec::len).sum();
-    assert!(marker_count > 0, "no markers in the fixtures: the harness would test nothing");
+    assert!(
+        marker_count > 0,
+        "no markers in the fixtures: the harness would test nothing"
+    );
 
     let classes_dir = common::fixture_classes();
     let classes = common::class_names(classes_dir);
@@ -557,7 +622,10 @@ fn fixtures_match_markers() {
     }
     for p in &report.problems {
         if p.severity == "error" {
-            errors.push(format!("input problem while scanning the fixtures: {}: {}", p.path, p.reason));
+            errors.push(format!(
+                "input problem while scanning the fixtures: {}: {}",
+                p.path, p.reason
+            ));
         } else {
             println!("note while scanning the fixtures: {}: {}", p.path, p.reason);
         }
@@ -588,7 +656,11 @@ fn fixtures_match_markers() {
 
     let mut failure = String::new();
     if !errors.is_empty() {
-        let _ = writeln!(failure, "malformed report or findings:\n  {}", errors.join("\n  "));
+        let _ = writeln!(
+            failure,
+            "malformed report or findings:\n  {}",
+            errors.join("\n  ")
+        );
     }
     if outcome.failures > 0 {
         let _ = writeln!(
@@ -599,7 +671,11 @@ fn fixtures_match_markers() {
             render_failures(&outcome)
         );
     }
-    assert!(failure.is_empty(), "{failure}\nscanner output:\n{}", scan.run.describe());
+    assert!(
+        failure.is_empty(),
+        "{failure}\nscanner output:\n{}",
+        scan.run.describe_brief()
+    );
 }
 
 #[test]
@@ -617,7 +693,10 @@ fn fixtures_sarif_is_valid_and_matches_json() {
     assert_eq!(sarif["version"], "2.1.0", "SARIF version");
     let runs = sarif["runs"].as_array().expect("runs is an array");
     assert_eq!(runs.len(), 1, "one run expected");
-    let results = runs[0]["results"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let results = runs[0]["results"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
 
     let declared_rules: Option<BTreeSet<&str>> = runs[0]["tool"]["driver"]["rules"]
         .as_array()
@@ -633,7 +712,9 @@ fn fixtures_sarif_is_valid_and_matches_json() {
         }
         if let Some(declared) = &declared_rules {
             if !declared.contains(rule) {
-                errors.push(format!("{where_}: ruleId not declared in tool.driver.rules"));
+                errors.push(format!(
+                    "{where_}: ruleId not declared in tool.driver.rules"
+                ));
             }
         }
         // `level` defaults to "warning" in SARIF when absent.
@@ -642,14 +723,31 @@ fn fixtures_sarif_is_valid_and_matches_json() {
             errors.push(format!("{where_}: level {level:?}"));
         }
         let loc = &r["locations"][0];
-        let uri = loc["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap_or("");
-        let line = loc["physicalLocation"]["region"]["startLine"].as_u64().unwrap_or(0);
-        let fqn = loc["logicalLocations"][0]["fullyQualifiedName"].as_str().unwrap_or("");
-        let decorated = loc["logicalLocations"][0]["decoratedName"].as_str().unwrap_or("");
+        let uri = loc["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap_or("");
+        let line = loc["physicalLocation"]["region"]["startLine"]
+            .as_u64()
+            .unwrap_or(0);
+        let fqn = loc["logicalLocations"][0]["fullyQualifiedName"]
+            .as_str()
+            .unwrap_or("");
+        let decorated = loc["logicalLocations"][0]["decoratedName"]
+            .as_str()
+            .unwrap_or("");
         if uri.is_empty() || line == 0 {
-            errors.push(format!("{where_}: no physical location (uri {uri:?}, startLine {line})"));
+            errors.push(format!(
+                "{where_}: no physical location (uri {uri:?}, startLine {line})"
+            ));
+        } else if uri.contains(':') {
+            errors.push(format!(
+                "{where_}: uri {uri:?} is absolute; it must be relative to --source-root \
+                 (like the JSON `file`)"
+            ));
         } else if !common::fixtures_src().join(uri).is_file() {
-            errors.push(format!("{where_}: uri {uri:?} is not a file under fixtures/src"));
+            errors.push(format!(
+                "{where_}: uri {uri:?} is not a file under fixtures/src"
+            ));
         }
         match fqn.rsplit_once('.') {
             Some((class, method)) if classes.contains(class) && !method.is_empty() => {}
@@ -658,16 +756,26 @@ fn fixtures_sarif_is_valid_and_matches_json() {
             )),
         }
         if !decorated.starts_with('(') {
-            errors.push(format!("{where_}: decoratedName {decorated:?} is not a JVM descriptor"));
+            errors.push(format!(
+                "{where_}: decoratedName {decorated:?} is not a JVM descriptor"
+            ));
         }
         if r["relatedLocations"].as_array().is_none_or(Vec::is_empty) {
             errors.push(format!("{where_}: no relatedLocations"));
         }
         let flow = &r["codeFlows"][0]["threadFlows"][0]["locations"];
         if flow.as_array().is_none_or(Vec::is_empty) {
-            errors.push(format!("{where_}: no codeFlows[0].threadFlows[0].locations"));
+            errors.push(format!(
+                "{where_}: no codeFlows[0].threadFlows[0].locations"
+            ));
         }
-        sarif_keys.push((rule.to_string(), uri.to_string(), line, fqn.to_string(), decorated.to_string()));
+        sarif_keys.push((
+            rule.to_string(),
+            uri.to_string(),
+            line,
+            fqn.to_string(),
+            decorated.to_string(),
+        ));
     }
 
     if results.len() != report.findings.len() {
@@ -693,19 +801,40 @@ fn fixtures_sarif_is_valid_and_matches_json() {
     sarif_keys.sort();
     json_keys.sort();
     if sarif_keys != json_keys {
-        let only_sarif: Vec<_> = sarif_keys.iter().filter(|k| !json_keys.contains(k)).collect();
-        let only_json: Vec<_> = json_keys.iter().filter(|k| !sarif_keys.contains(k)).collect();
+        let only_sarif: Vec<_> = sarif_keys
+            .iter()
+            .filter(|k| !json_keys.contains(k))
+            .collect();
+        let only_json: Vec<_> = json_keys
+            .iter()
+            .filter(|k| !sarif_keys.contains(k))
+            .collect();
         errors.push(format!(
             "SARIF results and JSON findings differ (rule, uri, line, fqn, descriptor):\n    \
-             only in SARIF: {only_sarif:?}\n    only in JSON: {only_json:?}"
+             only in SARIF ({}): {:?}\n    only in JSON ({}): {:?}",
+            only_sarif.len(),
+            capped(only_sarif.iter().map(|k| format!("{k:?}")), 5),
+            only_json.len(),
+            capped(only_json.iter().map(|k| format!("{k:?}")), 5)
         ));
     }
     assert!(
         errors.is_empty(),
-        "SARIF check failed:\n  {}\n{}",
-        errors.join("\n  "),
-        run.describe()
+        "SARIF check failed ({} problem(s)):\n  {}\n{}",
+        errors.len(),
+        capped(errors.iter().cloned(), 12).join("\n  "),
+        run.describe_brief()
     );
+}
+
+/// The first `max` lines, and a last one saying how many were left out.
+fn capped(lines: impl IntoIterator<Item = String>, max: usize) -> Vec<String> {
+    let lines: Vec<String> = lines.into_iter().collect();
+    let mut out: Vec<String> = lines.iter().take(max).cloned().collect();
+    if lines.len() > max {
+        out.push(format!("... and {} more", lines.len() - max));
+    }
+    out
 }
 
 #[test]
@@ -714,18 +843,36 @@ fn marker_parser_is_strict() {
         parse_markers("T.java", src).unwrap_or_else(|e| panic!("should parse: {src:?}: {e:?}"))
     };
     let bad = |src: &str| {
-        assert!(parse_markers("T.java", src).is_err(), "should be rejected: {src:?}");
+        assert!(
+            parse_markers("T.java", src).is_err(),
+            "should be rejected: {src:?}"
+        );
     };
 
     assert_eq!(
         ok("x(); // expect: stale-value"),
-        vec![Marker { line: 1, kind: Kind::Expect, rule: "stale-value".into(), age: None }]
+        vec![Marker {
+            line: 1,
+            kind: Kind::Expect,
+            rule: "stale-value".into(),
+            age: None
+        }]
     );
     assert_eq!(
         ok("a\nx(); // expect: stale-value(age=2), block-local-atomicity"),
         vec![
-            Marker { line: 2, kind: Kind::Expect, rule: "stale-value".into(), age: Some(2) },
-            Marker { line: 2, kind: Kind::Expect, rule: "block-local-atomicity".into(), age: None },
+            Marker {
+                line: 2,
+                kind: Kind::Expect,
+                rule: "stale-value".into(),
+                age: Some(2)
+            },
+            Marker {
+                line: 2,
+                kind: Kind::Expect,
+                rule: "block-local-atomicity".into(),
+                age: None
+            },
         ]
     );
     assert_eq!(
@@ -756,4 +903,62 @@ fn marker_parser_is_strict() {
     bad("    // expect: stale-value"); // no code on the line
     bad("x(); // note, expect: stale-value"); // does not start the comment
     bad("x(); /* expect: stale-value */"); // not a line comment
+}
+
+#[test]
+fn compare_reports_every_kind_of_mismatch() {
+    let finding = |line: u32, rule: &str, age: Option<u32>| Finding {
+        rule: rule.into(),
+        level: common::rule_level(rule).unwrap().into(),
+        message: format!("finding at {line}"),
+        class: "fixtures.t.T".into(),
+        method: "m".into(),
+        descriptor: "()V".into(),
+        file: Some("fixtures/t/T.java".into()),
+        line: Some(line),
+        age,
+        steps: Vec::new(),
+    };
+    let source = "\
+a(); // expect: stale-value(age=1)
+b(); // expect: stale-value(age=2)
+c(); // expect: block-local-atomicity
+d(); // known-fp: stale-value
+e(); // known-fp: stale-value
+f(); // known-fn: stale-value
+g(); // known-fn: stale-value
+h();
+";
+    let markers = BTreeMap::from([(
+        "fixtures/t/T.java".to_string(),
+        parse_markers("fixtures/t/T.java", source).unwrap(),
+    )]);
+    let findings = vec![
+        finding(1, "stale-value", Some(1)),        // ok
+        finding(2, "stale-value", Some(1)),        // wrong age
+        finding(4, "stale-value", Some(1)),        // known-fp present: ok
+        finding(7, "stale-value", Some(1)),        // known-fn now found
+        finding(8, "block-local-atomicity", None), // unexpected
+        finding(1, "block-local-atomicity", None), // unexpected (other rule on a marked line)
+    ];
+    let out = compare(&markers, &findings);
+    let rendered = render_failures(&out);
+    assert_eq!(out.matched, 1, "{rendered}");
+    assert_eq!(out.known_fps.len(), 1, "{rendered}");
+    assert_eq!(out.known_fns, 1, "{rendered}");
+    // wrong age (2), missing (3), known-fp gone (5), known-fn found (7), unexpected (8 and 1).
+    assert_eq!(out.failures, 6, "{rendered}");
+    for needle in [
+        "T.java:2    WRONG AGE",
+        "T.java:3    MISSING     expect: block-local-atomicity",
+        "T.java:5    MISSING     known-fp: stale-value",
+        "T.java:7    NOW FOUND",
+        "T.java:8    UNEXPECTED  block-local-atomicity",
+        "T.java:1    UNEXPECTED  block-local-atomicity",
+    ] {
+        assert!(
+            rendered.contains(needle),
+            "missing {needle:?} in:\n{rendered}"
+        );
+    }
 }

@@ -23,6 +23,9 @@ pub struct Diagnostic {
     /// The source file found under a `--source-root`, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<std::path::PathBuf>,
+    /// Index of the `--source-root` it was found under.
+    #[serde(skip)]
+    pub source_root: Option<usize>,
     /// Line of the use (the primary location).
     pub line: Option<u32>,
     /// Critical sections entered since the read (stale-value).
@@ -224,6 +227,7 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         descriptor: method.descriptor.to_string(),
         file: source_path(class),
         source: None,
+        source_root: None,
         line: use_line,
         age: f.age,
         steps,

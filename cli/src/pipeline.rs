@@ -2,7 +2,6 @@
 //! its summaries, analyse every scanned method (in parallel, a panic contained to its method),
 //! explain. The only I/O is the loader's reading of the inputs and the lookup of source files.
 
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,6 +17,7 @@ use crate::bytecode::Class;
 use crate::config::AnalysisConfig;
 use crate::diag::InputProblem;
 use crate::explain::{explain, Diagnostic};
+use crate::fxhash::FxHashMap;
 use crate::load::{self, Limits};
 use crate::program::Program;
 use crate::rules::{self, RuleId};
@@ -77,7 +77,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         })
         .collect();
     let mut classes = Vec::with_capacity(parsed.len());
-    let mut first_seen: HashMap<Box<str>, String> = HashMap::new();
+    let mut first_seen: FxHashMap<Box<str>, String> = FxHashMap::default();
     let mut duplicates = 0usize;
     for p in parsed {
         match p {
@@ -131,9 +131,10 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let per_class: Vec<(Vec<Diagnostic>, Vec<InputProblem>)> = program
         .classes
         .par_iter()
-        .filter(|c| !c.library)
-        .map(|class| {
-            let out = analyse_class(&program, class, &opts.rules, &methods);
+        .enumerate()
+        .filter(|(_, c)| !c.library)
+        .map(|(class_id, class)| {
+            let out = analyse_class(&program, class_id as u32, class, &opts.rules, &methods);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if n % 256 == 0 || n == total {
                 progress(n, total);
@@ -150,7 +151,10 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     stats.analysis_time = t3.elapsed();
 
     for d in &mut diagnostics {
-        d.source = find_source(&opts.source_roots, &d.file);
+        if let Some((i, path)) = find_source(&opts.source_roots, &d.file) {
+            d.source = Some(path);
+            d.source_root = Some(i);
+        }
     }
     diagnostics.sort_by(|a, b| {
         (&a.file, a.line, a.rule, &a.class, &a.method)
@@ -165,6 +169,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
 
 fn analyse_class(
     program: &Program,
+    class_id: u32,
     class: &Class,
     rules: &[RuleId],
     methods: &AtomicUsize,
@@ -178,6 +183,7 @@ fn analyse_class(
             let cfg = Cfg::build(code);
             let cx = MethodCx {
                 program,
+                class_id,
                 class,
                 method,
                 code,
@@ -220,6 +226,7 @@ fn analyse_class(
     (diags, problems)
 }
 
-fn find_source(roots: &[PathBuf], rel: &str) -> Option<PathBuf> {
-    roots.iter().map(|r| r.join(rel)).find(|p| p.is_file())
+/// The first source root holding `rel`, and the file's path under it.
+fn find_source(roots: &[PathBuf], rel: &str) -> Option<(usize, PathBuf)> {
+    roots.iter().enumerate().map(|(i, r)| (i, r.join(rel))).find(|(_, p)| p.is_file())
 }

@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use rayon::prelude::*;
+
 use crate::fxhash::FxHashMap;
 
 use crate::analysis::locks::ThreadSafeList;
@@ -28,6 +30,8 @@ pub struct Program {
     /// `new` of a thread-safe class): owner class → field names.
     thread_safe_fields: FxHashMap<Box<str>, Vec<Box<str>>>,
     summaries: Vec<Vec<Summary>>,
+    /// Each class's method references resolved once: `resolved[class][ref]`.
+    resolved: Vec<Vec<Option<MethodId>>>,
 }
 
 impl Program {
@@ -53,13 +57,24 @@ impl Program {
             thread_safe: ThreadSafeList::builtin(),
             thread_safe_fields: FxHashMap::default(),
             summaries: Vec::new(),
+            resolved: Vec::new(),
         };
+        p.resolved = p
+            .classes
+            .par_iter()
+            .map(|c| c.refs.iter().map(|r| if r.is_method { p.resolve(&r.class, &r.name, &r.desc) } else { None }).collect())
+            .collect();
         for (owner, name) in summary::thread_safe_fields(&p) {
             p.thread_safe_fields.entry(owner).or_default().push(name);
         }
         p.summaries = summary::compute(&p);
         summary::compute_returns(&mut p);
         p
+    }
+
+    /// The method a reference of class `class` resolves to (computed once per reference).
+    pub fn resolved(&self, class: u32, r: crate::bytecode::RefId) -> Option<MethodId> {
+        self.resolved.get(class as usize).and_then(|c| c.get(r as usize)).copied().flatten()
     }
 
     pub fn has_thread_safe_fields(&self) -> bool {

@@ -73,10 +73,14 @@ fn sweep_dead_scratch_dirs(root: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let Ok(entries) = fs::read_dir(root) else { return };
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(SCRATCH_PREFIX) else { continue };
+        let Some(rest) = name.strip_prefix(SCRATCH_PREFIX) else {
+            continue;
+        };
         let Some(pid) = rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };
@@ -132,7 +136,11 @@ pub fn rel_slash(path: &Path, base: &Path) -> String {
 pub fn class_names(dir: &Path) -> BTreeSet<String> {
     files_with_ext(dir, "class")
         .iter()
-        .map(|p| rel_slash(p, dir).trim_end_matches(".class").replace('/', "."))
+        .map(|p| {
+            rel_slash(p, dir)
+                .trim_end_matches(".class")
+                .replace('/', ".")
+        })
         .collect()
 }
 
@@ -171,7 +179,11 @@ pub fn javac() -> PathBuf {
 /// Compiles `sources` in one `javac -g --release <release> -d <out>` call; panics with javac's
 /// output when it fails.
 pub fn compile_java(sources: &[PathBuf], out: &Path, release: &str) {
-    assert!(!sources.is_empty(), "no Java sources to compile into {}", out.display());
+    assert!(
+        !sources.is_empty(),
+        "no Java sources to compile into {}",
+        out.display()
+    );
     fs::create_dir_all(out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
     let javac = javac();
     let output = Command::new(&javac)
@@ -215,7 +227,11 @@ pub fn fixture_classes() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let sources = files_with_ext(&fixtures_src(), "java");
-        assert!(!sources.is_empty(), "no fixtures under {}", fixtures_src().display());
+        assert!(
+            !sources.is_empty(),
+            "no fixtures under {}",
+            fixtures_src().display()
+        );
         let out = scratch_dir("fixture-classes");
         compile_java(&sources, &out, "17");
         out
@@ -255,14 +271,24 @@ impl Run {
 
     /// stdout parsed as JSON.
     pub fn stdout_json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!("stdout is not a JSON document ({e})\n{}", self.describe())
-        })
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not a JSON document ({e})\n{}", self.describe()))
     }
 
     /// stdout parsed as the `--format json` report.
     pub fn report(&self) -> Report {
         Report::parse(&self.stdout).unwrap_or_else(|e| panic!("{e}\n{}", self.describe()))
+    }
+
+    /// The command line, exit status and stderr (not stdout), for failures whose own message
+    /// already shows what matters of stdout.
+    pub fn describe_brief(&self) -> String {
+        format!(
+            "$ {}\nexit code: {:?}\n--- stderr ---\n{}",
+            self.cmdline,
+            self.code,
+            shorten(&self.stderr, 6000)
+        )
     }
 
     /// The command line, exit status and (shortened) output, for failure messages.
@@ -374,7 +400,10 @@ impl Report {
         let report: Report = serde_json::from_str(text)
             .map_err(|e| format!("the JSON report does not have the documented shape: {e}"))?;
         if report.schema != JSON_SCHEMA_ID {
-            return Err(format!("schema is {:?}, expected {JSON_SCHEMA_ID:?}", report.schema));
+            return Err(format!(
+                "schema is {:?}, expected {JSON_SCHEMA_ID:?}",
+                report.schema
+            ));
         }
         if report.tool.name != "stalecheck" || report.tool.version.is_empty() {
             return Err(format!("unexpected tool {:?}", report.tool));
@@ -408,7 +437,10 @@ impl Report {
 
     /// The exit code the documented contract implies for these findings (input problems aside).
     pub fn implied_exit_code(&self) -> i32 {
-        let serious = self.findings.iter().any(|f| f.level == "warning" || f.level == "error");
+        let serious = self
+            .findings
+            .iter()
+            .any(|f| f.level == "warning" || f.level == "error");
         i32::from(serious)
     }
 }
@@ -454,8 +486,11 @@ pub fn jar_bytes(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
         } else {
             CompressionMethod::Deflated
         };
-        zip.start_file(name.as_str(), SimpleFileOptions::default().compression_method(method))
-            .unwrap_or_else(|e| panic!("cannot add {name} to a jar: {e}"));
+        zip.start_file(
+            name.as_str(),
+            SimpleFileOptions::default().compression_method(method),
+        )
+        .unwrap_or_else(|e| panic!("cannot add {name} to a jar: {e}"));
         zip.write_all(data).unwrap();
     }
     zip.finish().expect("finish jar").into_inner()

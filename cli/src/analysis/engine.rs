@@ -50,10 +50,27 @@ pub enum StepKind {
     Sink,
     /// A return: the input (if any) leaves the method.
     Return,
+    /// `monitorenter`/`monitorexit`: the input is the lock object, not data (no use).
+    Lock,
     /// A call: the inputs are the arguments (receiver first). The result depends on `effect`.
     Call(CallEffect),
     /// `iinc`: reads and writes one local.
     Iinc,
+}
+
+impl StepKind {
+    /// A lock operation: its inputs are lock objects, never a use of shared data
+    /// (`monitorenter`/`monitorexit`, `lock()`, `tryLock()`, `unlock()`, `wait()`).
+    pub fn is_lock_operation(self) -> bool {
+        matches!(
+            self,
+            StepKind::Lock
+                | StepKind::Call(CallEffect::Acquire(_))
+                | StepKind::Call(CallEffect::TryAcquire(_))
+                | StepKind::Call(CallEffect::Release(_))
+                | StepKind::Call(CallEffect::Wait(_))
+        )
+    }
 }
 
 /// The context of one transfer.
@@ -144,6 +161,8 @@ pub enum EngineError {
 /// Everything the engine needs about the method being analysed.
 pub struct MethodCx<'a> {
     pub program: &'a Program,
+    /// Index of `class` in the program.
+    pub class_id: u32,
     pub class: &'a Class,
     pub method: &'a Method,
     pub code: &'a Code,
@@ -424,14 +443,14 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::MonitorEnter => {
                 let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
-                self.simple(a, f, i, 1, 0, StepKind::Sink, record)?;
+                self.simple(a, f, i, 1, 0, StepKind::Lock, record)?;
                 if f.locks.acquire(LockId::of(sym, i), i) {
                     apply_region(a, f, RegionEvent::enter(i, i));
                 }
             }
             Op::MonitorExit => {
                 let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
-                self.simple(a, f, i, 1, 0, StepKind::Sink, record)?;
+                self.simple(a, f, i, 1, 0, StepKind::Lock, record)?;
                 if let Some(site) = f.locks.release(LockId::of(sym, i)) {
                     apply_region(a, f, RegionEvent::exit(site, i));
                 }
@@ -469,7 +488,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             self.calls = vec![None; self.cx.code.insns.len()];
         }
         let slot = &mut self.calls[i as usize];
-        *slot.get_or_insert_with(|| locks::resolve_call(caller, kind, caller.class.member(r)))
+        *slot.get_or_insert_with(|| locks::resolve_call(caller, kind, r))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -480,7 +499,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             return Err(EngineError::StackUnderflow(i));
         }
         let receiver = if kind == InvokeKind::Static { Sym::Unknown } else { f.stack[f.stack.len() - nargs].sym };
-        let caller = Caller { program: self.cx.program, class: self.cx.class, method: self.cx.method };
+        let caller = Caller { program: self.cx.program, class_id: self.cx.class_id, class: self.cx.class, method: self.cx.method };
         let target = self.call_target(&caller, i, kind, r);
         let mut effect = locks::call_effect(&caller, target, kind, receiver, i);
         if let CallEffect::Region { lock, .. } = effect {

@@ -7,7 +7,7 @@
 //! [`Sym`]: `this`, a class literal, a field path, a parameter, or the result of one
 //! instruction; locks we cannot name are assumed distinct.
 
-use std::collections::HashSet;
+use crate::fxhash::FxHashSet;
 
 use crate::bytecode::{Class, InvokeKind, MemberRef, Method};
 use crate::program::Program;
@@ -175,10 +175,10 @@ impl LockState {
 /// factories, read from the data file.
 #[derive(Clone, Debug, Default)]
 pub struct ThreadSafeList {
-    classes: HashSet<String>,
-    factories: HashSet<String>,
-    locks: HashSet<String>,
-    conditions: HashSet<String>,
+    classes: FxHashSet<String>,
+    factories: FxHashSet<String>,
+    locks: FxHashSet<String>,
+    conditions: FxHashSet<String>,
 }
 
 impl ThreadSafeList {
@@ -243,6 +243,8 @@ fn is_object_method(name: &str) -> bool {
 /// Who the caller is, for classifying its calls.
 pub struct Caller<'a> {
     pub program: &'a Program,
+    /// Index of `class` in the program.
+    pub class_id: u32,
     pub class: &'a Class,
     pub method: &'a Method,
 }
@@ -316,7 +318,8 @@ pub enum CallTarget {
 }
 
 /// Resolve a call site (the part that does not depend on registers).
-pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, r: &MemberRef) -> CallTarget {
+pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, ref_id: crate::bytecode::RefId) -> CallTarget {
+    let r = caller.class.member(ref_id);
     let p = caller.program;
     let ts = &p.thread_safe;
     let class = &*r.class;
@@ -346,7 +349,7 @@ pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, r: &MemberRef) -> Cal
         return CallTarget::Init;
     }
     let maybe_thread_safe = instance && !is_object_method(name) && p.has_thread_safe_fields();
-    let Some(target) = p.resolve(class, name, &r.desc) else {
+    let Some(target) = p.resolved(caller.class_id, ref_id) else {
         return CallTarget::Unknown { returns, maybe_thread_safe };
     };
     let s = p.summary(target);

@@ -148,8 +148,8 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                 s.locks = true;
                 extra_locking = true;
             }
-            Op::Invoke(kind, r) => {
-                let r = class.member(*r);
+            Op::Invoke(kind, ri) => {
+                let r = class.member(*ri);
                 if locks::call_locks_directly(p, r, *kind) {
                     s.locks = true;
                     extra_locking = true;
@@ -160,7 +160,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                 if &*r.name == "<init>" {
                     continue;
                 }
-                match p.resolve(&r.class, &r.name, &r.desc) {
+                match p.resolved(id.class, *ri) {
                     Some(t) => callees.push(t),
                     None => s.reads_heap = true,
                 }
@@ -281,7 +281,7 @@ fn returns_shared(p: &Program, id: MethodId) -> bool {
     let method = p.method(id);
     let Some(code) = &method.code else { return false };
     let cfg = Cfg::build(code);
-    let cx = MethodCx { program: p, class, method, code, cfg: &cfg };
+    let cx = MethodCx { program: p, class_id: id.class, class, method, code, cfg: &cfg };
     let mut a = ReturnsShared::default();
     // A method the engine cannot analyse is assumed to return shared state (sound).
     engine::run(&cx, &mut a).map(|_| a.returns).unwrap_or(true)

@@ -144,6 +144,8 @@ pub struct MemberRef {
     pub arg_slots: u8,
     /// Methods: slots of the return value (0 for void). Fields: same as `arg_slots`.
     pub ret_slots: u8,
+    /// A method reference (not a field, not an `invokedynamic` call site).
+    pub is_method: bool,
 }
 
 /// One decoded instruction.
@@ -302,7 +304,7 @@ mod tests {
         assert_eq!(descriptor_arg_slots("()V"), 0);
         assert_eq!(
             descriptor_arg_slots("(IJLjava/lang/String;[[D[Ljava/lang/Object;D)V"),
-            7
+            8
         );
         assert_eq!(descriptor_ret_slots("()J"), 2);
         assert_eq!(descriptor_ret_slots("()V"), 0);

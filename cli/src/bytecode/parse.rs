@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use crate::fxhash::FxHashMap;
+
 use cafebabe::attributes::{AttributeData, CodeData};
 use cafebabe::bytecode::Opcode;
 use cafebabe::constant_pool::{Loadable, MemberRef as CbMemberRef};
@@ -107,15 +109,14 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
 }
 
 #[derive(Default)]
-struct RefTable {
+struct RefTable<'a> {
     refs: Vec<MemberRef>,
-    index: HashMap<(String, String, String), RefId>,
+    index: FxHashMap<(&'a str, &'a str, &'a str), RefId>,
 }
 
-impl RefTable {
-    fn intern(&mut self, class: &str, name: &str, desc: &str, is_method: bool) -> RefId {
-        let key = (class.to_string(), name.to_string(), desc.to_string());
-        if let Some(&id) = self.index.get(&key) {
+impl<'a> RefTable<'a> {
+    fn intern(&mut self, class: &'a str, name: &'a str, desc: &'a str, is_method: bool) -> RefId {
+        if let Some(&id) = self.index.get(&(class, name, desc)) {
             return id;
         }
         let (arg_slots, ret_slots) = if is_method {
@@ -131,21 +132,17 @@ impl RefTable {
             desc: desc.into(),
             arg_slots,
             ret_slots,
+            is_method: is_method && !class.is_empty(),
         });
-        self.index.insert(key, id);
+        self.index.insert((class, name, desc), id);
         id
     }
-    fn member(&mut self, m: &CbMemberRef, is_method: bool) -> RefId {
-        self.intern(
-            &m.class_name,
-            &m.name_and_type.name,
-            &m.name_and_type.descriptor,
-            is_method,
-        )
+    fn member(&mut self, m: &'a CbMemberRef<'a>, is_method: bool) -> RefId {
+        self.intern(&m.class_name, &m.name_and_type.name, &m.name_and_type.descriptor, is_method)
     }
 }
 
-fn convert_code(c: &CodeData, refs: &mut RefTable) -> Result<Code, String> {
+fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code, String> {
     let Some(bc) = &c.bytecode else {
         return Err("no bytecode".into());
     };

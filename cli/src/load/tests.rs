@@ -38,7 +38,7 @@ fn only_problem(output: &LoadOutput) -> &InputProblem {
 }
 
 #[test]
-fn directory_walk_is_sorted_by_file_name_and_keeps_only_class_files() {
+fn directory_walk_is_sorted_by_file_name_and_keeps_class_files_and_archives() {
     let tmp = TempDir::new("dir-order");
     let root = tmp.path().join("classes");
     for rel in [
@@ -65,6 +65,7 @@ fn directory_walk_is_sorted_by_file_name_and_keeps_only_class_files() {
         "a/b/C.class",
         "a-b.class",
         "b/A.class",
+        "lib/dep.jar!/X.class",
     ]
     .iter()
     .map(|rel| shown(&root.join(rel)))

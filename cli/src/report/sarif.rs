@@ -2,7 +2,7 @@
 //! is fixed: `logicalLocations[0].fullyQualifiedName` = `pkg.Outer$Inner.method`,
 //! `decoratedName` = the JVM descriptor, rule ids from the registry.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use stalecheck_sarif as sarif;
 
@@ -52,25 +52,32 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
         .collect()
 }
 
-/// The artifact of a diagnostic: relative to the working directory (`%SRCROOT%`) when its
-/// source was found there, else the package-relative path from the class file.
-fn artifact(d: &Diagnostic, cwd: Option<&Path>) -> (String, Option<String>) {
-    if let (Some(src), Some(cwd)) = (&d.source, cwd) {
-        let abs = if src.is_absolute() {
-            src.clone()
-        } else {
-            cwd.join(src)
-        };
-        if let Ok(rel) = abs.strip_prefix(cwd) {
-            return (sarif::relative_uri(rel), Some(SRCROOT.to_string()));
-        }
-        return (sarif::file_uri(&abs), None);
+/// The artifact of a diagnostic, as `(uri, uriBaseId)`:
+/// - found under a relative `--source-root` (`src/main/java`): that root joined with the
+///   package path, relative to the working directory (`%SRCROOT%`), which is what GitHub code
+///   scanning resolves against the repository when the scan runs from its root;
+/// - found under an absolute root inside the working directory: the same, made relative;
+/// - found under another absolute root: relative to that root, base id `SRCROOT<n>`;
+/// - not found: the package path from the class file (`pkg/Outer.java`).
+fn artifact(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> (String, Option<String>) {
+    let rel = Path::new(&d.file);
+    let Some(i) = d.source_root else { return (sarif::relative_uri(rel), None) };
+    let Some(root) = roots.get(i) else { return (sarif::relative_uri(rel), None) };
+    if root.is_relative() {
+        return (sarif::relative_uri(&root.join(rel)), Some(SRCROOT.to_string()));
     }
-    (sarif::relative_uri(Path::new(&d.file)), None)
+    if let Some(under) = cwd.and_then(|c| root.strip_prefix(c).ok()) {
+        return (sarif::relative_uri(&under.join(rel)), Some(SRCROOT.to_string()));
+    }
+    (sarif::relative_uri(rel), Some(root_base_id(i)))
 }
 
-fn result(d: &Diagnostic, cwd: Option<&Path>) -> sarif::SarifResult {
-    let (uri, base) = artifact(d, cwd);
+fn root_base_id(i: usize) -> String {
+    format!("SRCROOT{i}")
+}
+
+fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::SarifResult {
+    let (uri, base) = artifact(d, roots, cwd);
     let logical = sarif::LogicalLocation {
         kind: "function".to_string(),
         fully_qualified_name: format!("{}.{}", d.class, d.method),
@@ -156,11 +163,16 @@ fn notification(p: &InputProblem) -> sarif::Notification {
     }
 }
 
-pub fn render(out: &ScanOutput, _opts: &ScanOptions, info: &RunInfo) -> String {
+pub fn render(out: &ScanOutput, opts: &ScanOptions, info: &RunInfo) -> String {
     let cwd = info.working_directory.as_deref();
     let mut base_ids = std::collections::BTreeMap::new();
     if let Some(cwd) = cwd {
         base_ids.insert(SRCROOT.to_string(), sarif::dir_uri(cwd));
+    }
+    for (i, root) in opts.source_roots.iter().enumerate() {
+        if root.is_absolute() && out.diagnostics.iter().any(|d| d.source_root == Some(i)) {
+            base_ids.insert(root_base_id(i), sarif::dir_uri(root));
+        }
     }
     let run = sarif::Run {
         tool: sarif::Tool {
@@ -169,7 +181,7 @@ pub fn render(out: &ScanOutput, _opts: &ScanOptions, info: &RunInfo) -> String {
             information_uri: Some(INFORMATION_URI.to_string()),
             rules: rules(),
         },
-        results: out.diagnostics.iter().map(|d| result(d, cwd)).collect(),
+        results: out.diagnostics.iter().map(|d| result(d, &opts.source_roots, cwd)).collect(),
         invocation: Some(sarif::Invocation {
             execution_successful: true,
             command_line: Some(info.command_line.join(" ")),

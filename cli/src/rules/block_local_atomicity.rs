@@ -63,7 +63,7 @@ impl Analysis for BlockLocal {
     }
 
     fn transfer(&mut self, cx: &StepCx, inputs: &mut [Shared]) -> Shared {
-        for s in inputs.iter_mut() {
+        for s in inputs.iter_mut().filter(|_| !cx.kind.is_lock_operation()) {
             let Some(b) = s.0 else { continue };
             if !b.is_current(cx.region) {
                 if cx.record && !self.findings.iter().any(|f| f.read_at == b.read_at) {

@@ -64,6 +64,9 @@ pub struct StaleValue {
 
 impl StaleValue {
     fn check(&mut self, cx: &StepCx, inputs: &mut [Ghost]) {
+        if cx.kind.is_lock_operation() {
+            return;
+        }
         for g in inputs.iter_mut() {
             let Some(o) = g.0 else { continue };
             if let Some(stale_at) = o.stale_at {

@@ -1,0 +1,1027 @@
+//! End-to-end tests of the `stalecheck` command line: exit codes, output formats and files, bad
+//! inputs, archives (nested, multi-release), duplicates, `--classpath`, `--rules`, `--strict`,
+//! `--help`. Inputs are built in `CARGO_TARGET_TMPDIR`; Java classes are compiled with the real
+//! javac.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::{line_of, stalecheck, Report, Run};
+
+// ---------------------------------------------------------------------------------------------
+// Test inputs
+// ---------------------------------------------------------------------------------------------
+
+/// block-local-atomicity.md Fig. 2: one stale-value finding (at `// STALE`) and one
+/// block-local-atomicity finding (at `// BLA`).
+const BUGGY: &str = r#"package e2e;
+
+public class Buggy {
+    private final Object lock = new Object();
+    private int field;
+
+    public void inc() {
+        int tmp;
+        synchronized (lock) {
+            tmp = field;
+        }
+        tmp++; // BLA
+        synchronized (lock) {
+            field = tmp; // STALE
+        }
+    }
+}
+"#;
+
+/// The same increment done right: no finding of any rule.
+const CLEAN: &str = r#"package e2e;
+
+public class Clean {
+    private final Object lock = new Object();
+    private int field;
+
+    public void inc() {
+        synchronized (lock) {
+            int tmp = field;
+            tmp++;
+            field = tmp;
+        }
+    }
+}
+"#;
+
+/// A library class: synchronized accessors (so calls to them are regions) and a buggy method of
+/// its own, which must never be reported when the class comes from `--classpath`.
+const LIB: &str = r#"package e2e.lib;
+
+public class Lib {
+    private final Object lock = new Object();
+    private int x;
+
+    public synchronized int getX() {
+        return x;
+    }
+
+    public synchronized void setX(int v) {
+        x = v;
+    }
+
+    public void inc() {
+        int tmp;
+        synchronized (lock) {
+            tmp = x;
+        }
+        tmp++;
+        synchronized (lock) {
+            x = tmp; // LIB-STALE
+        }
+    }
+}
+"#;
+
+/// Uses Lib's synchronized accessors non-atomically (causal-dependencies-hldr.md Fig. 1(b)). Lib's
+/// methods are of another class, so for stale-value they are not critical sections (Burrows &
+/// Leino's "same abstraction" rule); block-local atomicity reports the sum at `// APP-BLA`, which
+/// it can only do when it knows, from the classpath, that getX() takes a lock.
+const APP: &str = r#"package e2e.app;
+
+import e2e.lib.Lib;
+
+public class App {
+    public void incX(Lib lib, int val) {
+        int tmp = lib.getX();
+        tmp = tmp + val; // APP-BLA
+        lib.setX(tmp);
+    }
+}
+"#;
+
+/// The two versions of a class in a multi-release jar: the base is correct, the Java 11 one buggy.
+const VERSIONED_BASE: &str = r#"package e2e.mr;
+
+public class Versioned {
+    private int field;
+
+    public synchronized void inc() {
+        field = field + 1;
+    }
+}
+"#;
+
+const VERSIONED_11: &str = r#"package e2e.mr;
+
+public class Versioned {
+    private final Object lock = new Object();
+    private int field;
+
+    public void inc() {
+        int tmp;
+        synchronized (lock) {
+            tmp = field;
+        }
+        synchronized (lock) {
+            field = tmp + 1; // MR-STALE
+        }
+    }
+}
+"#;
+
+/// The e2e classes, compiled once per process: `<dir>/e2e/Buggy.class`, `Clean`, `lib/Lib`,
+/// `app/App`.
+fn e2e_classes() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let src = common::scratch_dir("e2e-src");
+        let out = common::scratch_dir("e2e-classes");
+        common::compile_sources(
+            &src,
+            &out,
+            "17",
+            &[
+                ("e2e/Buggy.java", BUGGY),
+                ("e2e/Clean.java", CLEAN),
+                ("e2e/lib/Lib.java", LIB),
+                ("e2e/app/App.java", APP),
+            ],
+        );
+        out
+    })
+}
+
+/// The bytes of a compiled e2e class, e.g. `e2e/Buggy.class`.
+fn class_bytes(rel: &str) -> Vec<u8> {
+    let path = e2e_classes().join(rel);
+    fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// A class directory under `dir` holding copies of the given compiled classes.
+fn class_dir(dir: &Path, name: &str, classes: &[&str]) -> PathBuf {
+    let root = dir.join(name);
+    for rel in classes {
+        let target = root.join(rel);
+        fs::create_dir_all(target.parent().unwrap()).unwrap();
+        fs::write(&target, class_bytes(rel)).unwrap();
+    }
+    root
+}
+
+const BUGGY_CLASS: &str = "e2e/Buggy.class";
+const CLEAN_CLASS: &str = "e2e/Clean.class";
+
+fn scan_json(args: &[&Path], extra: &[&str]) -> (Run, Report) {
+    let mut argv: Vec<std::ffi::OsString> = vec!["scan".into()];
+    argv.extend(args.iter().map(|p| p.as_os_str().to_owned()));
+    argv.extend(["--format".into(), "json".into()]);
+    argv.extend(extra.iter().map(Into::into));
+    let run = stalecheck(&argv);
+    let report = run.report();
+    (run, report)
+}
+
+/// Asserts that `report` has the two findings of BUGGY, in class e2e.Buggy.
+fn assert_buggy_findings(report: &Report, run: &Run) {
+    let stale = report.findings_of("stale-value");
+    let bla = report.findings_of("block-local-atomicity");
+    let at = |findings: &[&common::Finding], line: u32| {
+        findings
+            .iter()
+            .any(|f| f.class == "e2e.Buggy" && f.method == "inc" && f.line == Some(line))
+    };
+    assert!(
+        at(&stale, line_of(BUGGY, "// STALE")),
+        "expected a stale-value finding in e2e.Buggy.inc at line {}\n{}",
+        line_of(BUGGY, "// STALE"),
+        run.describe()
+    );
+    assert!(
+        at(&bla, line_of(BUGGY, "// BLA")),
+        "expected a block-local-atomicity finding in e2e.Buggy.inc at line {}\n{}",
+        line_of(BUGGY, "// BLA"),
+        run.describe()
+    );
+}
+
+/// Lines of `text` that mention `needle`.
+fn lines_mentioning<'a>(text: &'a str, needle: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.contains(needle)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes and formats
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn buggy_class_is_reported_with_exit_code_1() {
+    let dir = common::scratch_dir("e2e-buggy");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+
+    let (run, report) = scan_json(&[&classes], &[]);
+    run.expect_code(1, "a stale-value warning was found");
+    assert_buggy_findings(&report, &run);
+    let stale = &report.findings_of("stale-value")[0];
+    assert_eq!(stale.level, "warning", "{}", run.describe());
+    assert_eq!(stale.descriptor, "()V", "{}", run.describe());
+    assert_eq!(
+        stale.file.as_deref(),
+        Some("e2e/Buggy.java"),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        stale.age,
+        Some(1),
+        "one region entered since the read\n{}",
+        run.describe()
+    );
+    assert_eq!(report.summary.classes, 1, "{}", run.describe());
+    assert!(
+        report.problems.is_empty(),
+        "no input problems expected\n{}",
+        run.describe()
+    );
+
+    // Text is the default format: findings on stdout.
+    let text = stalecheck(["scan".as_ref(), classes.as_os_str()]);
+    text.expect_code(1, "same findings in text format");
+    for needle in ["stale-value", "Buggy.java"] {
+        assert!(
+            text.stdout.contains(needle),
+            "text output lacks {needle:?}\n{}",
+            text.describe()
+        );
+    }
+}
+
+#[test]
+fn correct_class_exits_0_without_findings() {
+    let dir = common::scratch_dir("e2e-clean");
+    let classes = class_dir(&dir, "classes", &[CLEAN_CLASS]);
+
+    let (run, report) = scan_json(&[&classes], &[]);
+    run.expect_code(0, "nothing to report");
+    assert!(
+        report.findings.is_empty(),
+        "no findings expected\n{}",
+        run.describe()
+    );
+    assert!(
+        report.problems.is_empty(),
+        "no input problems expected\n{}",
+        run.describe()
+    );
+    assert_eq!(report.summary.classes, 1, "{}", run.describe());
+    assert!(
+        report.summary.methods >= 2,
+        "<init> and inc\n{}",
+        run.describe()
+    );
+
+    let text = stalecheck(["scan".as_ref(), classes.as_os_str()]);
+    text.expect_code(0, "nothing to report, text format");
+    assert!(!text.stdout.contains("stale-value"), "{}", text.describe());
+}
+
+#[test]
+fn output_file_is_written_and_stdout_stays_empty() {
+    let dir = common::scratch_dir("e2e-output");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    for format in ["json", "sarif", "text"] {
+        let out = dir.join(format!("report.{format}"));
+        let run = stalecheck([
+            "scan".as_ref(),
+            classes.as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+            "--output".as_ref(),
+            out.as_os_str(),
+        ]);
+        run.expect_code(1, "the findings still decide the exit code");
+        assert!(
+            run.stdout.trim().is_empty(),
+            "with --output nothing goes to stdout ({format})\n{}",
+            run.describe()
+        );
+        let written = fs::read_to_string(&out).unwrap_or_else(|e| {
+            panic!(
+                "--output {} was not written ({e})\n{}",
+                out.display(),
+                run.describe()
+            )
+        });
+        match format {
+            "json" => assert_buggy_findings(
+                &Report::parse(&written).unwrap_or_else(|e| panic!("{e}\n{written}")),
+                &run,
+            ),
+            "sarif" => {
+                let log: serde_json::Value = serde_json::from_str(&written).expect("SARIF is JSON");
+                let errors = stalecheck_sarif::schema_errors(&log);
+                assert!(errors.is_empty(), "invalid SARIF in --output: {errors:?}");
+                assert!(
+                    log["runs"][0]["results"]
+                        .as_array()
+                        .is_some_and(|r| !r.is_empty()),
+                    "SARIF file has no results\n{written}"
+                );
+            }
+            _ => assert!(
+                written.contains("stale-value"),
+                "text file lacks the finding\n{written}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn sarif_is_schema_valid_with_findings_and_input_problems() {
+    let dir = common::scratch_dir("e2e-sarif");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    let half = dir.join("half-sarif.class");
+    let clean = class_bytes(CLEAN_CLASS);
+    fs::write(&half, &clean[..clean.len() / 2]).unwrap();
+
+    let run = stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        half.as_os_str(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+    ]);
+    run.expect_code(
+        1,
+        "the good class has a warning; the bad input alone does not fail",
+    );
+    let log = run.stdout_json();
+    let errors = stalecheck_sarif::schema_errors(&log);
+    assert!(
+        errors.is_empty(),
+        "invalid SARIF:\n  {}\n{}",
+        errors.join("\n  "),
+        run.describe()
+    );
+
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let stale: Vec<_> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "stale-value")
+        .collect();
+    assert_eq!(stale.len(), 1, "one stale-value result\n{}", run.describe());
+    let loc = &stale[0]["locations"][0];
+    assert_eq!(
+        loc["physicalLocation"]["artifactLocation"]["uri"],
+        "e2e/Buggy.java"
+    );
+    assert_eq!(
+        loc["physicalLocation"]["region"]["startLine"],
+        line_of(BUGGY, "// STALE"),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        loc["logicalLocations"][0]["fullyQualifiedName"],
+        "e2e.Buggy.inc"
+    );
+    assert_eq!(loc["logicalLocations"][0]["decoratedName"], "()V");
+
+    let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    let mentioning: Vec<_> = notes
+        .as_array()
+        .map(|n| {
+            n.iter()
+                .filter(|n| n.to_string().contains("half-sarif.class"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        mentioning.len(),
+        1,
+        "the truncated class must appear once in toolExecutionNotifications\n{}",
+        run.describe()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad inputs
+// ---------------------------------------------------------------------------------------------
+
+/// Bad inputs given as arguments next to a directory with the buggy class: each is reported
+/// once with its path, the good class is still scanned, and the exit code follows the findings.
+#[test]
+fn bad_inputs_are_reported_once_each_and_do_not_stop_the_scan() {
+    let dir = common::scratch_dir("e2e-bad-inputs");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+
+    let clean = class_bytes(CLEAN_CLASS);
+    let half = dir.join("half-of-a-class.class");
+    fs::write(&half, &clean[..clean.len() / 2]).unwrap();
+
+    let garbage = dir.join("garbage-bytes.class");
+    fs::write(
+        &garbage,
+        b"this is not a class file, just some text\n".repeat(8),
+    )
+    .unwrap();
+
+    let jar = common::jar_bytes(&[(CLEAN_CLASS.to_string(), clean.clone())]);
+    let truncated_jar = dir.join("truncated-archive.jar");
+    fs::write(&truncated_jar, &jar[..jar.len() / 2]).unwrap();
+
+    let empty_dir = dir.join("dir-without-classes");
+    fs::create_dir_all(empty_dir.join("sub")).unwrap();
+    fs::write(
+        empty_dir.join("sub").join("README.txt"),
+        "no classes here\n",
+    )
+    .unwrap();
+
+    let missing = dir.join("no-such-input.jar");
+
+    let bad: [(&Path, &str); 5] = [
+        (&half, "half-of-a-class.class"),
+        (&garbage, "garbage-bytes.class"),
+        (&truncated_jar, "truncated-archive.jar"),
+        (&empty_dir, "dir-without-classes"),
+        (&missing, "no-such-input.jar"),
+    ];
+    let mut inputs: Vec<&Path> = vec![&classes];
+    inputs.extend(bad.iter().map(|(p, _)| *p));
+
+    // Text format: each problem once on stderr, `path: reason`.
+    let mut argv: Vec<&std::ffi::OsStr> = vec!["scan".as_ref()];
+    argv.extend(inputs.iter().map(|p| p.as_os_str()));
+    let text = stalecheck(&argv);
+    text.expect_code(
+        1,
+        "the good class has a warning; bad inputs alone do not fail",
+    );
+    assert!(
+        text.stdout.contains("stale-value"),
+        "the good class was not scanned\n{}",
+        text.describe()
+    );
+    for (_, name) in &bad {
+        let lines = lines_mentioning(&text.stderr, name);
+        assert_eq!(
+            lines.len(),
+            1,
+            "{name} must be reported exactly once on stderr, got {lines:?}\n{}",
+            text.describe()
+        );
+        assert!(
+            lines[0].contains(": "),
+            "expected `path: reason`, got {:?}",
+            lines[0]
+        );
+    }
+
+    // JSON: the same problems in `problems`, with their paths.
+    let (run, report) = scan_json(&inputs, &[]);
+    run.expect_code(1, "the good class has a warning");
+    assert_buggy_findings(&report, &run);
+    for (_, name) in &bad {
+        let problems: Vec<_> = report
+            .problems
+            .iter()
+            .filter(|p| p.path.contains(name))
+            .collect();
+        assert_eq!(
+            problems.len(),
+            1,
+            "{name} must be one problem\n{}",
+            run.describe()
+        );
+    }
+    for name in [
+        "half-of-a-class.class",
+        "garbage-bytes.class",
+        "truncated-archive.jar",
+        "no-such-input.jar",
+    ] {
+        let p = report
+            .problems
+            .iter()
+            .find(|p| p.path.contains(name))
+            .unwrap();
+        assert_eq!(
+            p.severity, "error",
+            "{name}: input that cannot be read is an error: {p:?}"
+        );
+        assert!(
+            !p.reason.trim().is_empty(),
+            "{name}: the problem needs a reason: {p:?}"
+        );
+    }
+}
+
+/// Corrupt class files inside a scanned directory, beside a good class.
+#[test]
+fn bad_class_files_beside_a_good_class_in_a_directory() {
+    let dir = common::scratch_dir("e2e-bad-beside");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    let clean = class_bytes(CLEAN_CLASS);
+    fs::write(
+        classes.join("e2e").join("Truncated.class"),
+        &clean[..clean.len() / 3],
+    )
+    .unwrap();
+    fs::write(
+        classes.join("e2e").join("Noise.class"),
+        [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0xFF, 0xFF, 1, 2, 3],
+    )
+    .unwrap();
+
+    let (run, report) = scan_json(&[&classes], &[]);
+    run.expect_code(1, "the good class has a warning");
+    assert_buggy_findings(&report, &run);
+    for name in ["Truncated.class", "Noise.class"] {
+        let problems = report.problems_mentioning(name);
+        assert_eq!(
+            problems.len(),
+            1,
+            "{name} must be reported once\n{}",
+            run.describe()
+        );
+        assert_eq!(problems[0].severity, "error", "{:?}", problems[0]);
+    }
+    assert_eq!(
+        report.summary.classes,
+        1,
+        "only the good class was analysed\n{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn unreadable_file_is_reported_once() {
+    let dir = common::scratch_dir("e2e-unreadable");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    let secret = dir.join("unreadable-input.class");
+    fs::write(&secret, class_bytes(CLEAN_CLASS)).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&secret, fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    if fs::read(&secret).is_ok() {
+        println!(
+            "note: skipping unreadable_file_is_reported_once: {} is still readable \
+             (running as root or on a file system without permissions)",
+            secret.display()
+        );
+        return;
+    }
+    let (run, report) = scan_json(&[&classes, &secret], &[]);
+    run.expect_code(
+        1,
+        "the good class has a warning; the unreadable file alone does not fail",
+    );
+    assert_buggy_findings(&report, &run);
+    let problems = report.problems_mentioning("unreadable-input.class");
+    assert_eq!(problems.len(), 1, "reported once\n{}", run.describe());
+    assert_eq!(problems[0].severity, "error");
+
+    let text = stalecheck(["scan".as_ref(), classes.as_os_str(), secret.as_os_str()]);
+    assert_eq!(
+        lines_mentioning(&text.stderr, "unreadable-input.class").len(),
+        1,
+        "{}",
+        text.describe()
+    );
+}
+
+#[test]
+fn strict_turns_an_input_problem_into_a_failure() {
+    let dir = common::scratch_dir("e2e-strict");
+    let classes = class_dir(&dir, "classes", &[CLEAN_CLASS]);
+    let garbage = dir.join("corrupt-input.class");
+    fs::write(&garbage, b"\xCA\xFE\xBA\xBEnot really").unwrap();
+
+    let lenient = stalecheck(["scan".as_ref(), classes.as_os_str(), garbage.as_os_str()]);
+    lenient.expect_code(
+        0,
+        "without --strict a corrupt class alone does not fail the scan",
+    );
+    assert_eq!(
+        lines_mentioning(&lenient.stderr, "corrupt-input.class").len(),
+        1,
+        "the problem is still reported\n{}",
+        lenient.describe()
+    );
+
+    let strict = stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        garbage.as_os_str(),
+        "--strict".as_ref(),
+    ]);
+    assert!(
+        strict.code().ne(&0),
+        "with --strict an input problem must give a non-zero exit code\n{}",
+        strict.describe()
+    );
+    assert!(
+        strict.stderr.contains("corrupt-input.class"),
+        "{}",
+        strict.describe()
+    );
+
+    // --strict without problems changes nothing.
+    let clean = stalecheck(["scan".as_ref(), classes.as_os_str(), "--strict".as_ref()]);
+    clean.expect_code(0, "--strict with good input and no findings");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Archives
+// ---------------------------------------------------------------------------------------------
+
+/// What identifies a finding independently of where its class file came from.
+type FindingKey = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<u32>,
+    Option<u32>,
+    Vec<(String, Option<u32>)>,
+);
+
+fn finding_keys(report: &Report) -> Vec<FindingKey> {
+    let mut keys: Vec<FindingKey> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.clone(),
+                f.level.clone(),
+                f.class.clone(),
+                f.method.clone(),
+                f.descriptor.clone(),
+                f.file.clone(),
+                f.line,
+                f.age,
+                f.steps.iter().map(|s| (s.kind.clone(), s.line)).collect(),
+            )
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn jar_with_nested_jar_gives_the_same_findings_as_the_directory() {
+    let classes = common::fixture_classes();
+    let dir = common::scratch_dir("e2e-nested-jar");
+
+    // Half of the packages directly in the outer jar, the other half in BOOT-INF/lib/inner.jar.
+    let entries = common::class_entries(classes);
+    let packages: Vec<String> = {
+        let mut p: Vec<String> = entries
+            .iter()
+            .map(|(name, _)| name.rsplit_once('/').map_or("", |(d, _)| d).to_string())
+            .collect();
+        p.dedup();
+        p
+    };
+    let inner_packages = &packages[packages.len() / 2..];
+    let (inner, outer): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(name, _)| {
+        inner_packages
+            .iter()
+            .any(|p| name.rsplit_once('/').map_or("", |(d, _)| d) == p)
+    });
+    assert!(!inner.is_empty() && !outer.is_empty());
+    let mut outer_entries = vec![(
+        "META-INF/MANIFEST.MF".to_string(),
+        b"Manifest-Version: 1.0\r\nMain-Class: fixtures.None\r\n\r\n".to_vec(),
+    )];
+    outer_entries.extend(outer);
+    outer_entries.push((
+        "BOOT-INF/lib/inner.jar".to_string(),
+        common::jar_bytes(&inner),
+    ));
+    let jar = dir.join("fixtures-app.jar");
+    common::write_jar(&jar, &outer_entries);
+
+    let (dir_run, from_dir) = scan_json(&[classes], &[]);
+    let (jar_run, from_jar) = scan_json(&[&jar], &[]);
+
+    // The comparison only means something if both halves have findings.
+    let inner_classes: Vec<String> = inner
+        .iter()
+        .map(|(n, _)| n.trim_end_matches(".class").replace('/', "."))
+        .collect();
+    assert!(
+        from_dir
+            .findings
+            .iter()
+            .any(|f| inner_classes.contains(&f.class))
+            && from_dir
+                .findings
+                .iter()
+                .any(|f| !inner_classes.contains(&f.class)),
+        "test setup: both the outer and the nested jar should hold classes with findings\n{}",
+        dir_run.describe()
+    );
+
+    assert_eq!(
+        jar_run.code,
+        dir_run.code,
+        "exit codes differ\n{}\n{}",
+        dir_run.describe(),
+        jar_run.describe()
+    );
+    assert_eq!(
+        from_jar.summary.classes,
+        from_dir.summary.classes,
+        "classes scanned from the jar vs. the directory\n{}",
+        jar_run.describe()
+    );
+    let errors: Vec<_> = from_jar
+        .problems
+        .iter()
+        .filter(|p| p.severity == "error")
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "input problems in a good jar: {errors:?}"
+    );
+    let (a, b) = (finding_keys(&from_dir), finding_keys(&from_jar));
+    if a != b {
+        let only_dir: Vec<_> = a.iter().filter(|k| !b.contains(k)).collect();
+        let only_jar: Vec<_> = b.iter().filter(|k| !a.contains(k)).collect();
+        panic!(
+            "findings differ between the directory and the jar:\n  only from the directory: \
+             {only_dir:#?}\n  only from the jar: {only_jar:#?}"
+        );
+    }
+}
+
+#[test]
+fn multi_release_jar_uses_the_versioned_class() {
+    let dir = common::scratch_dir("e2e-multi-release");
+    let base_out = dir.join("base");
+    let v11_out = dir.join("v11");
+    common::compile_sources(
+        &dir.join("src-base"),
+        &base_out,
+        "17",
+        &[("e2e/mr/Versioned.java", VERSIONED_BASE)],
+    );
+    common::compile_sources(
+        &dir.join("src-11"),
+        &v11_out,
+        "11",
+        &[("e2e/mr/Versioned.java", VERSIONED_11)],
+    );
+    let base = fs::read(base_out.join("e2e/mr/Versioned.class")).unwrap();
+    let v11 = fs::read(v11_out.join("e2e/mr/Versioned.class")).unwrap();
+    let manifest = b"Manifest-Version: 1.0\r\nMulti-Release: true\r\n\r\n".to_vec();
+
+    // Control: the base version alone is correct.
+    let base_jar = dir.join("base-only.jar");
+    common::write_jar(
+        &base_jar,
+        &[
+            ("META-INF/MANIFEST.MF".into(), manifest.clone()),
+            ("e2e/mr/Versioned.class".into(), base.clone()),
+        ],
+    );
+    let (run, report) = scan_json(&[&base_jar], &[]);
+    run.expect_code(0, "the base version is correct");
+    assert!(report.findings.is_empty(), "{}", run.describe());
+
+    let mr_jar = dir.join("multi-release.jar");
+    common::write_jar(
+        &mr_jar,
+        &[
+            ("META-INF/MANIFEST.MF".into(), manifest),
+            ("e2e/mr/Versioned.class".into(), base),
+            ("META-INF/versions/11/e2e/mr/Versioned.class".into(), v11),
+        ],
+    );
+    let (run, report) = scan_json(&[&mr_jar], &[]);
+    run.expect_code(1, "the versioned (buggy) class overrides the base");
+    let stale = report.findings_of("stale-value");
+    assert_eq!(stale.len(), 1, "{}", run.describe());
+    assert_eq!(stale[0].class, "e2e.mr.Versioned");
+    assert_eq!(
+        stale[0].line,
+        Some(line_of(VERSIONED_11, "// MR-STALE")),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(
+        report.summary.classes,
+        1,
+        "the overridden base is not scanned too\n{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn duplicate_class_is_scanned_once_with_one_note() {
+    let dir = common::scratch_dir("e2e-duplicate");
+    let classes = class_dir(&dir, "classes-dir", &[BUGGY_CLASS]);
+    let jar = dir.join("dup-copy.jar");
+    common::write_jar(&jar, &[(BUGGY_CLASS.to_string(), class_bytes(BUGGY_CLASS))]);
+
+    let (alone_run, alone) = scan_json(&[&classes], &[]);
+    alone_run.expect_code(1, "buggy class");
+
+    // The first copy given wins; the note names the ignored one.
+    for (inputs, ignored) in [
+        ([&classes, &jar], "dup-copy.jar"),
+        ([&jar, &classes], "classes-dir"),
+    ] {
+        let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+        let (run, report) = scan_json(&inputs, &[]);
+        run.expect_code(1, "buggy class; a duplicate is only a note");
+        assert_eq!(
+            report.summary.classes,
+            1,
+            "the class is scanned once\n{}",
+            run.describe()
+        );
+        assert_eq!(
+            finding_keys(&report),
+            finding_keys(&alone),
+            "findings must be those of one copy\n{}",
+            run.describe()
+        );
+        assert_eq!(
+            report.problems.len(),
+            1,
+            "exactly one problem: the note\n{}",
+            run.describe()
+        );
+        let note = &report.problems[0];
+        assert_eq!(note.severity, "note", "{}", run.describe());
+        assert!(
+            note.path.contains(ignored) || note.reason.contains(ignored),
+            "the note must say which copy ({ignored}) was ignored: {note:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn classpath_classes_are_never_reported() {
+    let dir = common::scratch_dir("e2e-classpath");
+    let buggy_cp = class_dir(&dir, "cp-buggy", &[BUGGY_CLASS]);
+    let clean = class_dir(&dir, "scan-clean", &[CLEAN_CLASS]);
+
+    // The buggy class only on the classpath: nothing reported.
+    let cp_arg = buggy_cp.to_str().unwrap();
+    let (run, report) = scan_json(&[&clean], &["--classpath", cp_arg]);
+    run.expect_code(0, "the only buggy class is on --classpath");
+    assert!(report.findings.is_empty(), "{}", run.describe());
+    assert_eq!(
+        report.summary.classes,
+        1,
+        "only scanned classes are counted\n{}",
+        run.describe()
+    );
+
+    // Classpath classes still inform the analysis of the scanned ones: App calls Lib's
+    // synchronized getX(), so its result is a shared value used outside its block; Lib's own
+    // bug is not reported.
+    let lib = class_dir(&dir, "cp-lib", &["e2e/lib/Lib.class"]);
+    let app = class_dir(&dir, "scan-app", &["e2e/app/App.class"]);
+    let (lib_run, lib_alone) = scan_json(&[&lib], &[]);
+    assert!(
+        lib_alone
+            .findings
+            .iter()
+            .any(|f| f.class == "e2e.lib.Lib" && f.rule == "stale-value"),
+        "control: Lib scanned directly has a stale value\n{}",
+        lib_run.describe()
+    );
+    let (run, report) = scan_json(&[&app], &["--classpath", lib.to_str().unwrap()]);
+    run.expect_code(0, "App's finding is a block-local-atomicity note");
+    assert!(
+        report.findings.iter().all(|f| f.class == "e2e.app.App"),
+        "classpath classes must never be reported\n{}",
+        run.describe()
+    );
+    assert!(
+        report
+            .findings_of("block-local-atomicity")
+            .iter()
+            .any(|f| f.line == Some(line_of(APP, "// APP-BLA"))),
+        "App.incX uses getX()'s result outside its block (known from the classpath)\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        report.summary.classes,
+        1,
+        "only App is scanned\n{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn rules_option_selects_the_rules() {
+    let dir = common::scratch_dir("e2e-rules");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+
+    let (run, report) = scan_json(&[&classes], &["--rules", "block-local-atomicity"]);
+    run.expect_code(0, "block-local-atomicity findings are notes");
+    assert!(!report.findings.is_empty(), "{}", run.describe());
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| f.rule == "block-local-atomicity"),
+        "{}",
+        run.describe()
+    );
+
+    let (run, report) = scan_json(&[&classes], &["--rules", "stale-value"]);
+    run.expect_code(1, "stale-value findings are warnings");
+    assert!(!report.findings.is_empty(), "{}", run.describe());
+    assert!(
+        report.findings.iter().all(|f| f.rule == "stale-value"),
+        "{}",
+        run.describe()
+    );
+
+    let (run, report) = scan_json(
+        &[&classes],
+        &["--rules", "stale-value,block-local-atomicity"],
+    );
+    run.expect_code(1, "both rules");
+    assert_buggy_findings(&report, &run);
+}
+
+#[test]
+fn unknown_rule_id_is_a_usage_error() {
+    let dir = common::scratch_dir("e2e-unknown-rule");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    let run = stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        "--rules".as_ref(),
+        "stale-value,no-such-rule".as_ref(),
+    ]);
+    run.expect_code(2, "an unknown rule id is a usage error");
+    assert!(
+        run.stderr.contains("no-such-rule"),
+        "the message must name the unknown rule\n{}",
+        run.describe()
+    );
+    assert!(
+        !run.stdout.contains("stale-value:"),
+        "no scan output expected\n{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn other_usage_errors_exit_2() {
+    let dir = common::scratch_dir("e2e-usage");
+    let classes = class_dir(&dir, "classes", &[CLEAN_CLASS]);
+    let bad_format = stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        "--format".as_ref(),
+        "yaml".as_ref(),
+    ]);
+    bad_format.expect_code(2, "unknown --format");
+    let bad_flag = stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        "--no-such-flag".as_ref(),
+    ]);
+    bad_flag.expect_code(2, "unknown flag");
+}
+
+#[test]
+fn help_lists_the_rule_ids() {
+    let top = stalecheck(["--help"]);
+    top.expect_code(0, "--help succeeds");
+    assert!(
+        top.stdout.contains("scan"),
+        "top-level help mentions the scan command\n{}",
+        top.describe()
+    );
+
+    let scan = stalecheck(["scan", "--help"]);
+    scan.expect_code(0, "scan --help succeeds");
+    for rule in common::RULES {
+        assert!(
+            scan.stdout.contains(rule),
+            "scan --help must list rule id {rule:?}\n{}",
+            scan.describe()
+        );
+    }
+}
