@@ -157,7 +157,7 @@ fn describe_use(class: &Class, code: &Code, at: u32) -> String {
         Some(Op::Compute { .. }) => "used in a computation".to_string(),
         Some(Op::Iinc(_)) => "incremented".to_string(),
         Some(Op::If { .. }) => "tested in a condition".to_string(),
-        Some(Op::Switch { .. }) => "used in a switch".to_string(),
+        Some(Op::Switch(_)) => "used in a switch".to_string(),
         Some(Op::Return(_)) => "returned".to_string(),
         Some(Op::Athrow) => "thrown".to_string(),
         Some(Op::MonitorEnter | Op::MonitorExit) => "used as a lock".to_string(),

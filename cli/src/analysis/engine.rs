@@ -145,6 +145,50 @@ pub trait Analysis {
     fn region(&mut self, ev: RegionEvent, v: &mut Self::V);
 }
 
+/// Two analyses run in one pass over the method: the product of their values. Each sees its own
+/// values exactly as if it ran alone.
+pub struct Both<A: Analysis, B: Analysis> {
+    pub first: A,
+    pub second: B,
+    buf_a: Vec<A::V>,
+    buf_b: Vec<B::V>,
+}
+
+impl<A: Analysis, B: Analysis> Both<A, B> {
+    pub fn new(first: A, second: B) -> Self {
+        Both { first, second, buf_a: Vec::new(), buf_b: Vec::new() }
+    }
+}
+
+impl<A: Analysis, B: Analysis> Analysis for Both<A, B> {
+    type V = (A::V, B::V);
+
+    fn join(&self, a: &Self::V, b: &Self::V, region: Option<u32>) -> Self::V {
+        (self.first.join(&a.0, &b.0, region), self.second.join(&a.1, &b.1, region))
+    }
+
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [Self::V]) -> Self::V {
+        self.buf_a.clear();
+        self.buf_b.clear();
+        for (a, b) in inputs.iter() {
+            self.buf_a.push(a.clone());
+            self.buf_b.push(b.clone());
+        }
+        let a = self.first.transfer(cx, &mut self.buf_a);
+        let b = self.second.transfer(cx, &mut self.buf_b);
+        for ((x, y), (a2, b2)) in inputs.iter_mut().zip(self.buf_a.drain(..).zip(self.buf_b.drain(..))) {
+            *x = a2;
+            *y = b2;
+        }
+        (a, b)
+    }
+
+    fn region(&mut self, ev: RegionEvent, v: &mut Self::V) {
+        self.first.region(ev, &mut v.0);
+        self.second.region(ev, &mut v.1);
+    }
+}
+
 /// Why the engine gave up on a method.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -348,9 +392,10 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
                 push(f, Slot { v, sym: Sym::Unknown }, *n);
             }
-            Op::ClassLiteral(name) => {
+            Op::ClassLiteral(lit) => {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
-                push(f, Slot { v, sym: Sym::Class(locks::class_hash(name)) }, 1);
+                let hash = code.class_literals.get(*lit as usize).copied().unwrap_or_default();
+                push(f, Slot { v, sym: Sym::Class(hash) }, 1);
             }
             Op::Load(idx, n) => {
                 for k in 0..*n as u16 {
@@ -438,7 +483,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 }
             }
             Op::Jsr(_) => push(f, Slot { v: V::default(), sym: Sym::Unknown }, 1),
-            Op::Switch { .. } => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
+            Op::Switch(_) => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Return, record)?,
             Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::MonitorEnter => {

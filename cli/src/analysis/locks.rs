@@ -446,6 +446,32 @@ pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, re
     }
 }
 
+/// Whether a method can enter or leave an atomic region at all: it holds a method-level lock,
+/// or has a `monitorenter`, or a call that may be a lock operation, `wait`, or a region, or
+/// reads a field holding a thread-safe object. Without any of these no value is ever shared,
+/// so no rule can report anything and the dataflow can be skipped.
+pub fn may_enter_region(caller: &Caller<'_>) -> bool {
+    let p = caller.program;
+    let Some(code) = &caller.method.code else { return false };
+    if method_lock(p, caller.class, caller.method).is_some() {
+        return true;
+    }
+    code.insns.iter().any(|insn| match insn.op {
+        crate::bytecode::Op::MonitorEnter => true,
+        crate::bytecode::Op::GetField(f) | crate::bytecode::Op::GetStatic(f) => {
+            let fr = caller.class.member(f);
+            p.is_thread_safe_field(&fr.class, &fr.name)
+        }
+        crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
+            CallTarget::Init => false,
+            CallTarget::Unknown { .. } => p.config.unknown_calls == crate::config::UnknownCalls::Conservative,
+            CallTarget::Method { locks, .. } => locks,
+            _ => true,
+        },
+        _ => false,
+    })
+}
+
 fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
     match receiver {
         Sym::Field(_, f) => {

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::engine::{self, Analysis, MethodCx, RegionEvent, StepCx, StepKind};
 use super::locks::{self, CallEffect, OwnLock};
 use crate::bytecode::cfg::Cfg;
+use crate::fxhash::FxHashSet;
 use crate::bytecode::{acc, Op};
 use crate::program::{MethodId, Program};
 
@@ -33,8 +34,12 @@ struct Direct {
     callees: Vec<MethodId>,
 }
 
-/// Summaries for every method of every class, indexed like `program.classes[c].methods[m]`.
-pub fn compute(p: &Program) -> Vec<Vec<Summary>> {
+/// Reverse call edges: `callers[c][m]` are the methods that call method `m` of class `c`.
+pub type Callers = Vec<Vec<Vec<MethodId>>>;
+
+/// Summaries for every method of every class, indexed like `program.classes[c].methods[m]`,
+/// and the reverse call graph they were propagated over.
+pub fn compute(p: &Program) -> (Vec<Vec<Summary>>, Callers) {
     let direct: Vec<Vec<Direct>> = p
         .classes
         .par_iter()
@@ -99,7 +104,7 @@ pub fn compute(p: &Program) -> Vec<Vec<Summary>> {
             }
         }
     }
-    out
+    (out, callers)
 }
 
 fn direct_facts(p: &Program, id: MethodId) -> Direct {
@@ -229,7 +234,7 @@ const RETURN_ROUNDS: usize = 4;
 /// Compute `returns_shared` for every method that takes a lock (transitively) and returns a
 /// value: run [`ReturnsShared`] over them, in rounds, until no summary changes. Abstract methods
 /// take the union of their implementations.
-pub fn compute_returns(p: &mut Program) {
+pub fn compute_returns(p: &mut Program, callers: &Callers) {
     let candidates: Vec<MethodId> = p
         .classes
         .iter()
@@ -253,26 +258,34 @@ pub fn compute_returns(p: &mut Program) {
         .filter(|&id| p.summary(id).locks)
         .map(|id| (id, p.implementations(id, 16).unwrap_or_default()))
         .collect();
+    // Round one looks at every candidate; later rounds only at the callers of methods that
+    // changed in the round before (nothing else can change).
+    let is_candidate: FxHashSet<MethodId> = candidates.iter().copied().collect();
+    let mut todo = candidates;
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
-        let found: Vec<MethodId> = candidates
-            .par_iter()
-            .filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id))
-            .copied()
-            .collect();
-        let mut changed = !found.is_empty();
-        for id in found {
+        let mut changed: Vec<MethodId> =
+            todo.par_iter().filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id)).copied().collect();
+        for &id in &changed {
             p.summary_mut(id).returns_shared = true;
         }
         for (id, impls) in &abstracts {
             if !p.summary(*id).returns_shared && impls.iter().any(|&i| p.summary(i).returns_shared) {
                 p.summary_mut(*id).returns_shared = true;
-                changed = true;
+                changed.push(*id);
             }
         }
-        if !changed {
+        let mut next: Vec<MethodId> = changed
+            .iter()
+            .flat_map(|m| callers[m.class as usize][m.method as usize].iter().copied())
+            .filter(|c| is_candidate.contains(c) && !p.summary(*c).returns_shared)
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        if next.is_empty() {
             break;
         }
+        todo = next;
     }
 }
 

@@ -45,8 +45,8 @@ impl Cfg {
                     leader[next] = true;
                     jsr_returns.push(next as u32);
                 }
-                Op::Switch { targets } => {
-                    for t in targets {
+                Op::Switch(table) => {
+                    for t in code.switch_targets(*table) {
                         leader[*t as usize] = true;
                     }
                     leader[next] = true;
@@ -76,14 +76,15 @@ impl Cfg {
                 Op::Goto(_)
                     | Op::Return(_)
                     | Op::Athrow
-                    | Op::Switch { .. }
+                    | Op::Switch(_)
                     | Op::Ret(_)
                     | Op::Jsr(_)
             );
             match last {
                 Op::If { target, .. } => succs.push(block_of[*target as usize]),
                 Op::Goto(t) | Op::Jsr(t) => succs.push(block_of[*t as usize]),
-                Op::Switch { targets } => {
+                Op::Switch(table) => {
+                    let targets = code.switch_targets(*table);
                     succs.extend(targets.iter().map(|t| block_of[*t as usize]))
                 }
                 Op::Ret(_) => succs.extend(

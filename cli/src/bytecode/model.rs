@@ -109,6 +109,18 @@ pub struct Code {
     pub handlers: Vec<Handler>,
     /// `(first instruction index, source line)`, sorted by instruction index.
     pub lines: Vec<(u32, u32)>,
+    /// Jump tables of the switches: [`Op::Switch`] holds an index into this.
+    pub switches: Vec<Box<[u32]>>,
+    /// Hashes of the class literals loaded by `ldc` ([`crate::analysis::locks::class_hash`]):
+    /// [`Op::ClassLiteral`] holds an index into this.
+    pub class_literals: Vec<u64>,
+}
+
+impl Code {
+    /// Targets of a switch (default first).
+    pub fn switch_targets(&self, table: u32) -> &[u32] {
+        self.switches.get(table as usize).map(|t| &t[..]).unwrap_or(&[])
+    }
 }
 
 impl Code {
@@ -148,11 +160,9 @@ pub struct MemberRef {
     pub is_method: bool,
 }
 
-/// One decoded instruction.
+/// One decoded instruction (8 bytes: the model of a whole JDK stays small).
 #[derive(Debug, Clone)]
 pub struct Insn {
-    /// Byte offset in the code array.
-    pub pc: u32,
     pub op: Op,
 }
 
@@ -171,8 +181,8 @@ pub enum Op {
     Nop,
     /// Push a constant of `n` slots.
     Const(u8),
-    /// `ldc` of a class literal (a lock identity).
-    ClassLiteral(Box<str>),
+    /// `ldc` of a class literal (a lock identity): index into [`Code::class_literals`].
+    ClassLiteral(u32),
     /// Load `n` slots from local `idx`.
     Load(u16, u8),
     /// Store `n` slots into local `idx`.
@@ -219,9 +229,8 @@ pub enum Op {
     Goto(u32),
     Jsr(u32),
     Ret(u16),
-    Switch {
-        targets: Vec<u32>,
-    },
+    /// `tableswitch`/`lookupswitch`: index into [`Code::switches`].
+    Switch(u32),
     /// Return popping `n` slots.
     Return(u8),
     Athrow,
@@ -319,12 +328,19 @@ mod tests {
     }
 
     #[test]
+    fn instructions_stay_small() {
+        assert!(std::mem::size_of::<Insn>() <= 8, "Insn is {} bytes", std::mem::size_of::<Insn>());
+    }
+
+    #[test]
     fn line_lookup() {
         let code = Code {
             max_locals: 0,
             insns: vec![],
             handlers: vec![],
             lines: vec![(0, 10), (3, 12), (7, 11)],
+            switches: vec![],
+            class_literals: vec![],
         };
         assert_eq!(code.line_of(0), Some(10));
         assert_eq!(code.line_of(4), Some(12));

@@ -17,6 +17,7 @@ use cafebabe::constant_pool::{Loadable, MemberRef as CbMemberRef};
 use thiserror::Error;
 
 use super::model::*;
+use crate::analysis::locks::class_hash;
 
 #[derive(Debug, Error)]
 #[error("{0}")]
@@ -159,6 +160,8 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
         offsets.partition_point(|&o| o < off) as u32
     };
     let mut insns = Vec::with_capacity(bc.opcodes.len());
+    let mut switches = Vec::new();
+    let mut class_literals = Vec::new();
     for (off, opcode) in &bc.opcodes {
         let here = *off as i64;
         let jump = |d: i32| index_of(here + d as i64);
@@ -180,7 +183,10 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
             | O::Sipush(_) => Op::Const(1),
             O::Lconst0 | O::Lconst1 | O::Dconst0 | O::Dconst1 => Op::Const(2),
             O::Ldc(l) | O::LdcW(l) | O::Ldc2W(l) => match l {
-                Loadable::ClassInfo(name) => Op::ClassLiteral(name.as_ref().into()),
+                Loadable::ClassInfo(name) => {
+                    class_literals.push(class_hash(name));
+                    Op::ClassLiteral(class_literals.len() as u32 - 1)
+                }
                 Loadable::LiteralConstant(cafebabe::constant_pool::LiteralConstant::Long(_))
                 | Loadable::LiteralConstant(cafebabe::constant_pool::LiteralConstant::Double(_)) => {
                     Op::Const(2)
@@ -307,14 +313,16 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
                 for j in &t.jumps {
                     targets.push(jump(*j)?);
                 }
-                Op::Switch { targets }
+                switches.push(targets.into_boxed_slice());
+                Op::Switch(switches.len() as u32 - 1)
             }
             O::Lookupswitch(t) => {
                 let mut targets = vec![jump(t.default)?];
                 for (_, j) in &t.match_offsets {
                     targets.push(jump(*j)?);
                 }
-                Op::Switch { targets }
+                switches.push(targets.into_boxed_slice());
+                Op::Switch(switches.len() as u32 - 1)
             }
             O::Ireturn | O::Freturn | O::Areturn => Op::Return(1),
             O::Lreturn | O::Dreturn => Op::Return(2),
@@ -323,10 +331,7 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
             O::Monitorenter => Op::MonitorEnter,
             O::Monitorexit => Op::MonitorExit,
         };
-        insns.push(Insn {
-            pc: *off as u32,
-            op,
-        });
+        insns.push(Insn { op });
     }
     let handlers = c
         .exception_table
@@ -351,12 +356,7 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
         }
     }
     lines.sort_unstable();
-    Ok(Code {
-        max_locals: c.max_locals,
-        insns,
-        handlers,
-        lines,
-    })
+    Ok(Code { max_locals: c.max_locals, insns, handlers, lines, switches, class_literals })
 }
 
 // ---------------------------------------------------------------------------------------------

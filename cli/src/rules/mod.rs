@@ -7,7 +7,8 @@ pub mod stale_value;
 
 use serde::Serialize;
 
-use crate::analysis::engine::{self, EngineError, MethodCx};
+use crate::analysis::engine::{self, Both, EngineError, MethodCx};
+use crate::analysis::locks::{self, Caller};
 
 /// Rule identifiers. The string ids are fixed and public.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -115,24 +116,33 @@ pub struct Finding {
     pub age: Option<u32>,
 }
 
-/// Run the enabled rules over one method.
+/// Run the enabled rules over one method, in one pass of the engine when both are enabled.
 pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>, EngineError> {
-    let mut out = Vec::new();
-    for rule in rules {
-        match rule {
-            RuleId::StaleValue => {
-                let mut a = stale_value::StaleValue::default();
-                engine::run(cx, &mut a)?;
-                out.extend(a.findings);
-            }
-            RuleId::BlockLocalAtomicity => {
-                let mut a = block_local_atomicity::BlockLocal::default();
-                engine::run(cx, &mut a)?;
-                out.extend(a.findings);
-            }
-        }
+    let caller = Caller { program: cx.program, class_id: cx.class_id, class: cx.class, method: cx.method };
+    if !locks::may_enter_region(&caller) {
+        // No region, so no shared value: every rule is quiet by construction.
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let stale = rules.contains(&RuleId::StaleValue);
+    let block = rules.contains(&RuleId::BlockLocalAtomicity);
+    Ok(match (stale, block) {
+        (true, true) => {
+            let mut a = Both::new(stale_value::StaleValue::default(), block_local_atomicity::BlockLocal::default());
+            engine::run(cx, &mut a)?;
+            a.first.findings.into_iter().chain(a.second.findings).collect()
+        }
+        (true, false) => {
+            let mut a = stale_value::StaleValue::default();
+            engine::run(cx, &mut a)?;
+            a.findings
+        }
+        (false, true) => {
+            let mut a = block_local_atomicity::BlockLocal::default();
+            engine::run(cx, &mut a)?;
+            a.findings
+        }
+        (false, false) => Vec::new(),
+    })
 }
 
 #[cfg(test)]
