@@ -136,7 +136,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .map(|(class_id, class)| {
             let out = analyse_class(&program, class_id as u32, class, &opts.rules, &methods);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if n % 256 == 0 || n == total {
+            if n.is_multiple_of(256) || n == total {
                 progress(n, total);
             }
             out
@@ -228,5 +228,9 @@ fn analyse_class(
 
 /// The first source root holding `rel`, and the file's path under it.
 fn find_source(roots: &[PathBuf], rel: &str) -> Option<(usize, PathBuf)> {
-    roots.iter().enumerate().map(|(i, r)| (i, r.join(rel))).find(|(_, p)| p.is_file())
+    roots
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i, r.join(rel)))
+        .find(|(_, p)| p.is_file())
 }

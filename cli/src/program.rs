@@ -62,7 +62,18 @@ impl Program {
         p.resolved = p
             .classes
             .par_iter()
-            .map(|c| c.refs.iter().map(|r| if r.is_method { p.resolve(&r.class, &r.name, &r.desc) } else { None }).collect())
+            .map(|c| {
+                c.refs
+                    .iter()
+                    .map(|r| {
+                        if r.is_method {
+                            p.resolve(&r.class, &r.name, &r.desc)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
             .collect();
         for (owner, name) in summary::thread_safe_fields(&p) {
             p.thread_safe_fields.entry(owner).or_default().push(name);
@@ -73,14 +84,21 @@ impl Program {
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
         if std::env::var_os("STALECHECK_TIMINGS").is_some() {
-            eprintln!("timings: summaries: direct+propagate {t1:?}, returns {:?}", t.elapsed() - t1);
+            eprintln!(
+                "timings: summaries: direct+propagate {t1:?}, returns {:?}",
+                t.elapsed() - t1
+            );
         }
         p
     }
 
     /// The method a reference of class `class` resolves to (computed once per reference).
     pub fn resolved(&self, class: u32, r: crate::bytecode::RefId) -> Option<MethodId> {
-        self.resolved.get(class as usize).and_then(|c| c.get(r as usize)).copied().flatten()
+        self.resolved
+            .get(class as usize)
+            .and_then(|c| c.get(r as usize))
+            .copied()
+            .flatten()
     }
 
     pub fn has_thread_safe_fields(&self) -> bool {
@@ -88,7 +106,9 @@ impl Program {
     }
 
     pub fn is_thread_safe_field(&self, owner: &str, name: &str) -> bool {
-        self.thread_safe_fields.get(owner).is_some_and(|v| v.iter().any(|n| &**n == name))
+        self.thread_safe_fields
+            .get(owner)
+            .is_some_and(|v| v.iter().any(|n| &**n == name))
     }
 
     pub fn class_index(&self, name: &str) -> Option<u32> {
@@ -118,7 +138,10 @@ impl Program {
                 .methods
                 .iter()
                 .position(|m| &*m.name == name && &*m.descriptor == desc)
-                .map(|m| MethodId { class: ci, method: m as u32 })
+                .map(|m| MethodId {
+                    class: ci,
+                    method: m as u32,
+                })
         };
         let mut chain = Vec::new();
         let mut cur = self.class_index(class);
@@ -130,12 +153,21 @@ impl Program {
                 return Some(m);
             }
             chain.push(ci);
-            cur = self.class(ci).super_name.as_deref().and_then(|s| self.class_index(s));
+            cur = self
+                .class(ci)
+                .super_name
+                .as_deref()
+                .and_then(|s| self.class_index(s));
         }
         let mut stack: Vec<u32> = Vec::new();
         let mut seen: Vec<u32> = Vec::new();
         for &ci in &chain {
-            stack.extend(self.class(ci).interfaces.iter().filter_map(|i| self.class_index(i)));
+            stack.extend(
+                self.class(ci)
+                    .interfaces
+                    .iter()
+                    .filter_map(|i| self.class_index(i)),
+            );
         }
         while let Some(ci) = stack.pop() {
             if seen.contains(&ci) || seen.len() > 256 {
@@ -145,7 +177,12 @@ impl Program {
             if let Some(m) = find(ci) {
                 return Some(m);
             }
-            stack.extend(self.class(ci).interfaces.iter().filter_map(|i| self.class_index(i)));
+            stack.extend(
+                self.class(ci)
+                    .interfaces
+                    .iter()
+                    .filter_map(|i| self.class_index(i)),
+            );
         }
         None
     }

@@ -16,7 +16,9 @@ use std::collections::BTreeSet;
 
 use crate::fxhash::FxHashMap;
 
-use super::locks::{self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE};
+use super::locks::{
+    self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE,
+};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{Class, Code, Cond, InvokeKind, Method, Op};
 use crate::program::Program;
@@ -156,7 +158,12 @@ pub struct Both<A: Analysis, B: Analysis> {
 
 impl<A: Analysis, B: Analysis> Both<A, B> {
     pub fn new(first: A, second: B) -> Self {
-        Both { first, second, buf_a: Vec::new(), buf_b: Vec::new() }
+        Both {
+            first,
+            second,
+            buf_a: Vec::new(),
+            buf_b: Vec::new(),
+        }
     }
 }
 
@@ -164,7 +171,10 @@ impl<A: Analysis, B: Analysis> Analysis for Both<A, B> {
     type V = (A::V, B::V);
 
     fn join(&self, a: &Self::V, b: &Self::V, region: Option<u32>) -> Self::V {
-        (self.first.join(&a.0, &b.0, region), self.second.join(&a.1, &b.1, region))
+        (
+            self.first.join(&a.0, &b.0, region),
+            self.second.join(&a.1, &b.1, region),
+        )
     }
 
     fn transfer(&mut self, cx: &StepCx, inputs: &mut [Self::V]) -> Self::V {
@@ -176,7 +186,10 @@ impl<A: Analysis, B: Analysis> Analysis for Both<A, B> {
         }
         let a = self.first.transfer(cx, &mut self.buf_a);
         let b = self.second.transfer(cx, &mut self.buf_b);
-        for ((x, y), (a2, b2)) in inputs.iter_mut().zip(self.buf_a.drain(..).zip(self.buf_b.drain(..))) {
+        for ((x, y), (a2, b2)) in inputs
+            .iter_mut()
+            .zip(self.buf_a.drain(..).zip(self.buf_b.drain(..)))
+        {
             *x = a2;
             *y = b2;
         }
@@ -219,7 +232,12 @@ pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), Engin
     if nblocks == 0 {
         return Ok(());
     }
-    let mut engine = Engine { cx, trylocks: FxHashMap::default(), calls: Vec::new(), buf: Vec::new() };
+    let mut engine = Engine {
+        cx,
+        trylocks: FxHashMap::default(),
+        calls: Vec::new(),
+        buf: Vec::new(),
+    };
     let mut states: Vec<Option<Frame<A::V>>> = vec![None; nblocks];
     states[0] = Some(engine.entry_frame());
     let rpo = cx.cfg.reverse_post_order();
@@ -236,27 +254,41 @@ pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), Engin
         if steps > limit {
             return Err(EngineError::NoFixpoint(steps));
         }
-        let Some(frame) = states[b as usize].clone() else { continue };
+        let Some(frame) = states[b as usize].clone() else {
+            continue;
+        };
         let mut flow_error = None;
-        engine.run_block(analysis, b, frame, false, &mut |a: &A, target, locals, stack, locks| {
-            let t = target as usize;
-            let changed = match &mut states[t] {
-                slot @ None => {
-                    *slot = Some(Frame { locals: locals.to_vec(), stack: stack.to_vec(), locks: locks.clone() });
-                    true
-                }
-                Some(old) => match join_into(a, old, locals, stack, locks, cx.cfg.blocks[t].start) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        flow_error = Some(e);
-                        false
+        engine.run_block(
+            analysis,
+            b,
+            frame,
+            false,
+            &mut |a: &A, target, locals, stack, locks| {
+                let t = target as usize;
+                let changed = match &mut states[t] {
+                    slot @ None => {
+                        *slot = Some(Frame {
+                            locals: locals.to_vec(),
+                            stack: stack.to_vec(),
+                            locks: locks.clone(),
+                        });
+                        true
                     }
-                },
-            };
-            if changed {
-                work.insert((rank[t], target));
-            }
-        })?;
+                    Some(old) => {
+                        match join_into(a, old, locals, stack, locks, cx.cfg.blocks[t].start) {
+                            Ok(c) => c,
+                            Err(e) => {
+                                flow_error = Some(e);
+                                false
+                            }
+                        }
+                    }
+                };
+                if changed {
+                    work.insert((rank[t], target));
+                }
+            },
+        )?;
         if let Some(e) = flow_error {
             return Err(e);
         }
@@ -290,7 +322,12 @@ fn join_into<A: Analysis>(
         }
     }
     let region = dst.locks.current();
-    for (d, s) in dst.locals.iter_mut().zip(locals).chain(dst.stack.iter_mut().zip(stack)) {
+    for (d, s) in dst
+        .locals
+        .iter_mut()
+        .zip(locals)
+        .chain(dst.stack.iter_mut().zip(stack))
+    {
         if d.v != s.v {
             let v = a.join(&d.v, &s.v, region);
             if v != d.v {
@@ -307,7 +344,8 @@ fn join_into<A: Analysis>(
 }
 
 /// Where a block's frames flow: `(analysis, target block, locals, stack, locks)`.
-type Flow<'f, A> = dyn FnMut(&A, u32, &[Slot<<A as Analysis>::V>], &[Slot<<A as Analysis>::V>], &LockState) + 'f;
+type Flow<'f, A> =
+    dyn FnMut(&A, u32, &[Slot<<A as Analysis>::V>], &[Slot<<A as Analysis>::V>], &LockState) + 'f;
 
 struct Engine<'a, 'b, V> {
     cx: &'b MethodCx<'a>,
@@ -323,7 +361,13 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
     fn entry_frame(&self) -> Frame<V> {
         let m = self.cx.method;
         let n = self.cx.code.max_locals as usize;
-        let mut locals = vec![Slot { v: V::default(), sym: Sym::Unknown }; n];
+        let mut locals = vec![
+            Slot {
+                v: V::default(),
+                sym: Sym::Unknown
+            };
+            n
+        ];
         let params = (m.param_slots() as usize).min(n);
         let first = if m.is_static() { 0 } else { 1 };
         if !m.is_static() && n > 0 {
@@ -336,7 +380,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         if let Some(lock) = locks::method_lock(self.cx.program, self.cx.class, m) {
             locks.acquire(lock, METHOD_SITE);
         }
-        Frame { locals, stack: Vec::new(), locks }
+        Frame {
+            locals,
+            stack: Vec::new(),
+            locks,
+        }
     }
 
     /// Interpret one block, handing every frame that leaves it (to successors and exception
@@ -351,7 +399,10 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
     ) -> Result<(), EngineError> {
         let cfg = self.cx.cfg;
         let block = &cfg.blocks[b as usize];
-        let exception = [Slot { v: V::default(), sym: Sym::Unknown }];
+        let exception = [Slot {
+            v: V::default(),
+            sym: Sym::Unknown,
+        }];
         for i in block.start..block.end {
             for &h in &cfg.handlers_at[i as usize] {
                 flow(a, h, &f.locals, &exception, &f.locks);
@@ -380,26 +431,61 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
 
     /// Execute instruction `i`. Returns, for a branch on a `tryLock` result, the lock and
     /// whether the jump is the success edge.
-    fn step<A: Analysis<V = V>>(&mut self, a: &mut A, i: u32, f: &mut Frame<V>, record: bool) -> Result<Option<(LockId, bool)>, EngineError> {
+    fn step<A: Analysis<V = V>>(
+        &mut self,
+        a: &mut A,
+        i: u32,
+        f: &mut Frame<V>,
+        record: bool,
+    ) -> Result<Option<(LockId, bool)>, EngineError> {
         let code = self.cx.code;
         let class = self.cx.class;
         let op = &code.insns[i as usize].op;
         let region = f.locks.current();
-        let cx = |kind, produces| StepCx { at: i, kind, region, caller_region: region, record, produces };
+        let cx = |kind, produces| StepCx {
+            at: i,
+            kind,
+            region,
+            caller_region: region,
+            record,
+            produces,
+        };
         match op {
             Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
             Op::Const(n) => {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
-                push(f, Slot { v, sym: Sym::Unknown }, *n);
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Unknown,
+                    },
+                    *n,
+                );
             }
             Op::ClassLiteral(lit) => {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
-                let hash = code.class_literals.get(*lit as usize).copied().unwrap_or_default();
-                push(f, Slot { v, sym: Sym::Class(hash) }, 1);
+                let hash = code
+                    .class_literals
+                    .get(*lit as usize)
+                    .copied()
+                    .unwrap_or_default();
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Class(hash),
+                    },
+                    1,
+                );
             }
             Op::Load(idx, n) => {
                 for k in 0..*n as u16 {
-                    let s = f.locals.get((idx + k) as usize).cloned().ok_or(EngineError::BadLocal(i, idx + k))?;
+                    let s = f
+                        .locals
+                        .get((idx + k) as usize)
+                        .cloned()
+                        .ok_or(EngineError::BadLocal(i, idx + k))?;
                     f.stack.push(s);
                 }
             }
@@ -418,13 +504,21 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 }
             }
             Op::Iinc(idx) => {
-                let l = f.locals.get_mut(*idx as usize).ok_or(EngineError::BadLocal(i, *idx))?;
+                let l = f
+                    .locals
+                    .get_mut(*idx as usize)
+                    .ok_or(EngineError::BadLocal(i, *idx))?;
                 let mut inputs = [l.v.clone()];
                 let v = a.transfer(&cx(StepKind::Iinc, true), &mut inputs);
-                *l = Slot { v, sym: Sym::Unknown };
+                *l = Slot {
+                    v,
+                    sym: Sym::Unknown,
+                };
             }
             Op::ArrayLoad(n) => self.simple(a, f, i, 2, *n, StepKind::HeapRead, record)?,
-            Op::ArrayStore(n) => self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?,
+            Op::ArrayStore(n) => {
+                self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?
+            }
             Op::ArrayLength => self.simple(a, f, i, 1, 1, StepKind::HeapRead, record)?,
             Op::GetField(r) => {
                 let base = match f.stack.last().map(|s| s.sym) {
@@ -443,23 +537,56 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 self.simple(a, f, i, 0, slots, StepKind::HeapRead, record)?;
                 set_top_sym(f, Sym::Field(locks::Base::Static, *r), slots);
             }
-            Op::PutField(r) => self.simple(a, f, i, 1 + class.member(*r).arg_slots as usize, 0, StepKind::Sink, record)?,
-            Op::PutStatic(r) => self.simple(a, f, i, class.member(*r).arg_slots as usize, 0, StepKind::Sink, record)?,
+            Op::PutField(r) => self.simple(
+                a,
+                f,
+                i,
+                1 + class.member(*r).arg_slots as usize,
+                0,
+                StepKind::Sink,
+                record,
+            )?,
+            Op::PutStatic(r) => self.simple(
+                a,
+                f,
+                i,
+                class.member(*r).arg_slots as usize,
+                0,
+                StepKind::Sink,
+                record,
+            )?,
             Op::Invoke(kind, r) => return self.invoke(a, f, i, *kind, *r, record),
             Op::InvokeDynamic(r) => {
                 let m = class.member(*r);
-                self.simple(a, f, i, m.arg_slots as usize, m.ret_slots, StepKind::Compute, record)?;
+                self.simple(
+                    a,
+                    f,
+                    i,
+                    m.arg_slots as usize,
+                    m.ret_slots,
+                    StepKind::Compute,
+                    record,
+                )?;
                 set_top_sym(f, Sym::Value(i), m.ret_slots);
             }
             Op::New => {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
-                push(f, Slot { v, sym: Sym::Value(i) }, 1);
+                push(
+                    f,
+                    Slot {
+                        v,
+                        sym: Sym::Value(i),
+                    },
+                    1,
+                );
             }
             Op::NewArray(dims) => {
                 self.simple(a, f, i, *dims as usize, 1, StepKind::Fresh, record)?;
                 set_top_sym(f, Sym::Value(i), 1);
             }
-            Op::Compute { pop: p, push: q } => self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?,
+            Op::Compute { pop: p, push: q } => {
+                self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?
+            }
             Op::Pop => drop_slots(f, 1, i)?,
             Op::Pop2 => drop_slots(f, 2, i)?,
             Op::Dup => shuffle(f, i, 1, &[0, 0])?,
@@ -482,7 +609,14 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     }
                 }
             }
-            Op::Jsr(_) => push(f, Slot { v: V::default(), sym: Sym::Unknown }, 1),
+            Op::Jsr(_) => push(
+                f,
+                Slot {
+                    v: V::default(),
+                    sym: Sym::Unknown,
+                },
+                1,
+            ),
             Op::Switch(_) => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Return, record)?,
             Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
@@ -517,13 +651,36 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
 
     /// Pop `pop` slots as inputs, transfer, push `push` slots of the result.
     #[allow(clippy::too_many_arguments)]
-    fn simple<A: Analysis<V = V>>(&mut self, a: &mut A, f: &mut Frame<V>, i: u32, pop_n: usize, push_n: u8, kind: StepKind, record: bool) -> Result<(), EngineError> {
+    fn simple<A: Analysis<V = V>>(
+        &mut self,
+        a: &mut A,
+        f: &mut Frame<V>,
+        i: u32,
+        pop_n: usize,
+        push_n: u8,
+        kind: StepKind,
+        record: bool,
+    ) -> Result<(), EngineError> {
         self.take_inputs(f, pop_n, i)?;
         let region = f.locks.current();
-        let cx = StepCx { at: i, kind, region, caller_region: region, record, produces: push_n > 0 };
+        let cx = StepCx {
+            at: i,
+            kind,
+            region,
+            caller_region: region,
+            record,
+            produces: push_n > 0,
+        };
         let v = a.transfer(&cx, &mut self.buf);
         if push_n > 0 {
-            push(f, Slot { v, sym: Sym::Unknown }, push_n);
+            push(
+                f,
+                Slot {
+                    v,
+                    sym: Sym::Unknown,
+                },
+                push_n,
+            );
         }
         Ok(())
     }
@@ -537,14 +694,31 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn invoke<A: Analysis<V = V>>(&mut self, a: &mut A, f: &mut Frame<V>, i: u32, kind: InvokeKind, r: u32, record: bool) -> Result<Option<(LockId, bool)>, EngineError> {
+    fn invoke<A: Analysis<V = V>>(
+        &mut self,
+        a: &mut A,
+        f: &mut Frame<V>,
+        i: u32,
+        kind: InvokeKind,
+        r: u32,
+        record: bool,
+    ) -> Result<Option<(LockId, bool)>, EngineError> {
         let m = self.cx.class.member(r);
         let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
         if f.stack.len() < nargs {
             return Err(EngineError::StackUnderflow(i));
         }
-        let receiver = if kind == InvokeKind::Static { Sym::Unknown } else { f.stack[f.stack.len() - nargs].sym };
-        let caller = Caller { program: self.cx.program, class_id: self.cx.class_id, class: self.cx.class, method: self.cx.method };
+        let receiver = if kind == InvokeKind::Static {
+            Sym::Unknown
+        } else {
+            f.stack[f.stack.len() - nargs].sym
+        };
+        let caller = Caller {
+            program: self.cx.program,
+            class_id: self.cx.class_id,
+            class: self.cx.class,
+            method: self.cx.method,
+        };
         let target = self.call_target(&caller, i, kind, r);
         let mut effect = locks::call_effect(&caller, target, kind, receiver, i);
         if let CallEffect::Region { lock, .. } = effect {
@@ -558,25 +732,60 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         let produces = ret > 0;
         let region = f.locks.current();
         match effect {
-            CallEffect::Region { lock, kind: why, .. } => {
+            CallEffect::Region {
+                lock, kind: why, ..
+            } => {
                 // Enter the callee's region before its arguments are used (they are read by
                 // the callee), take the result inside it, then leave.
-                let enter = RegionEvent::Enter { site: i, at: i, call: Some(why) };
+                let enter = RegionEvent::Enter {
+                    site: i,
+                    at: i,
+                    call: Some(why),
+                };
                 apply_region(a, f, enter);
                 for v in self.buf.iter_mut() {
                     a.region(enter, v);
                 }
                 f.locks.acquire(lock, i);
-                let cx = StepCx { at: i, kind: StepKind::Call(effect), region: Some(i), caller_region: region, record, produces };
+                let cx = StepCx {
+                    at: i,
+                    kind: StepKind::Call(effect),
+                    region: Some(i),
+                    caller_region: region,
+                    record,
+                    produces,
+                };
                 let v = a.transfer(&cx, &mut self.buf);
                 if produces {
-                    push(f, Slot { v, sym: Sym::Value(i) }, ret);
+                    push(
+                        f,
+                        Slot {
+                            v,
+                            sym: Sym::Value(i),
+                        },
+                        ret,
+                    );
                 }
                 f.locks.release(lock);
-                apply_region(a, f, RegionEvent::Exit { site: i, at: i, call: Some(why) });
+                apply_region(
+                    a,
+                    f,
+                    RegionEvent::Exit {
+                        site: i,
+                        at: i,
+                        call: Some(why),
+                    },
+                );
             }
             _ => {
-                let cx = StepCx { at: i, kind: StepKind::Call(effect), region, caller_region: region, record, produces };
+                let cx = StepCx {
+                    at: i,
+                    kind: StepKind::Call(effect),
+                    region,
+                    caller_region: region,
+                    record,
+                    produces,
+                };
                 let v = a.transfer(&cx, &mut self.buf);
                 let sym = if let CallEffect::TryAcquire(lock) = effect {
                     self.trylocks.insert(i, lock);
@@ -593,10 +802,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     push(f, Slot { v, sym }, ret);
                 }
                 match effect {
-                    CallEffect::Acquire(lock) => {
-                        if f.locks.acquire(lock, i) {
-                            apply_region(a, f, RegionEvent::enter(i, i));
-                        }
+                    CallEffect::Acquire(lock) if f.locks.acquire(lock, i) => {
+                        apply_region(a, f, RegionEvent::enter(i, i));
                     }
                     CallEffect::Release(lock) => {
                         if let Some(site) = f.locks.release(lock) {
@@ -605,7 +812,13 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     }
                     CallEffect::Wait(lock) => {
                         let site = match lock {
-                            Some(l) if f.locks.holds(l) => f.locks.held.iter().rev().find(|h| h.lock == l).map(|h| h.site),
+                            Some(l) if f.locks.holds(l) => f
+                                .locks
+                                .held
+                                .iter()
+                                .rev()
+                                .find(|h| h.lock == l)
+                                .map(|h| h.site),
                             _ => f.locks.current(),
                         };
                         if let Some(site) = site {
@@ -653,7 +866,12 @@ fn set_top_sym<V>(f: &mut Frame<V>, sym: Sym, n: u8) {
 
 /// Replace the top `n` slots by the slots at `pattern` (indices into the popped top, bottom
 /// first): `dup` is `(1, [0, 0])`, `swap` is `(2, [1, 0])`.
-fn shuffle<V: Clone>(f: &mut Frame<V>, at: u32, n: usize, pattern: &[usize]) -> Result<(), EngineError> {
+fn shuffle<V: Clone>(
+    f: &mut Frame<V>,
+    at: u32,
+    n: usize,
+    pattern: &[usize],
+) -> Result<(), EngineError> {
     if f.stack.len() < n {
         return Err(EngineError::StackUnderflow(at));
     }

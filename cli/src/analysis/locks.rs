@@ -124,7 +124,7 @@ impl LockState {
         // A distinct lock acquired again at the same site while held (a loop without release):
         // the old region is gone from our view; keep one entry per site.
         self.held
-            .retain(|h| !(h.site == site && !h.lock.nameable()));
+            .retain(|h| h.site != site || h.lock.nameable());
         self.held.push(Held {
             lock,
             site,
@@ -256,7 +256,11 @@ pub enum CallEffect {
     Plain { reads_heap: bool },
     /// The call is one atomic region on `lock` (a thread-safe library call, or a callee that
     /// takes a lock). `kind` says why; `returns_shared`: its result is read inside a region.
-    Region { lock: LockId, kind: RegionCall, returns_shared: bool },
+    Region {
+        lock: LockId,
+        kind: RegionCall,
+        returns_shared: bool,
+    },
     /// `Lock.lock()` / `lockInterruptibly()`.
     Acquire(LockId),
     /// `Lock.tryLock(..)`: acquires on the success branch.
@@ -293,11 +297,16 @@ pub enum CallTarget {
     /// `Condition.await*(..)`: re-acquires the lock of the innermost region.
     Await,
     /// A method of a thread-safe library class (unless the receiver is local).
-    ThreadSafe { returns: bool },
+    ThreadSafe {
+        returns: bool,
+    },
     /// A constructor: its locks are on the object under construction.
     Init,
     /// Neither scanned nor on the classpath.
-    Unknown { returns: bool, maybe_thread_safe: bool },
+    Unknown {
+        returns: bool,
+        maybe_thread_safe: bool,
+    },
     /// A method with a summary.
     Method {
         /// Summary facts of the callee.
@@ -318,7 +327,11 @@ pub enum CallTarget {
 }
 
 /// Resolve a call site (the part that does not depend on registers).
-pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, ref_id: crate::bytecode::RefId) -> CallTarget {
+pub fn resolve_call(
+    caller: &Caller<'_>,
+    kind: InvokeKind,
+    ref_id: crate::bytecode::RefId,
+) -> CallTarget {
     let r = caller.class.member(ref_id);
     let p = caller.program;
     let ts = &p.thread_safe;
@@ -350,7 +363,10 @@ pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, ref_id: crate::byteco
     }
     let maybe_thread_safe = instance && !is_object_method(name) && p.has_thread_safe_fields();
     let Some(target) = p.resolved(caller.class_id, ref_id) else {
-        return CallTarget::Unknown { returns, maybe_thread_safe };
+        return CallTarget::Unknown {
+            returns,
+            maybe_thread_safe,
+        };
     };
     let s = p.summary(target);
     let callee = p.method(target);
@@ -361,7 +377,8 @@ pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, ref_id: crate::byteco
         returns_shared: s.returns_shared,
         own_lock: s.own_lock,
         atomic: callee.has_annotation_named(&p.config.atomic_annotations),
-        same_abstraction: callee.is_synchronized() && p.same_abstraction(&caller.class.name, callee_class),
+        same_abstraction: callee.is_synchronized()
+            && p.same_abstraction(&caller.class.name, callee_class),
         class_hash: class_hash(callee_class),
         maybe_thread_safe,
         returns,
@@ -370,7 +387,13 @@ pub fn resolve_call(caller: &Caller<'_>, kind: InvokeKind, ref_id: crate::byteco
 
 /// Finish classifying a call with the register holding the receiver (`Sym::Unknown` for a
 /// static call). `site` is the call's instruction index.
-pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, receiver: Sym, site: u32) -> CallEffect {
+pub fn call_effect(
+    caller: &Caller<'_>,
+    target: CallTarget,
+    kind: InvokeKind,
+    receiver: Sym,
+    site: u32,
+) -> CallEffect {
     let p = caller.program;
     let lock_of_receiver = || LockId::of(receiver, site);
     let thread_safe_region = |returns: bool| CallEffect::Region {
@@ -392,7 +415,10 @@ pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, re
             }
         }
         CallTarget::Init => CallEffect::Plain { reads_heap: false },
-        CallTarget::Unknown { returns, maybe_thread_safe } => {
+        CallTarget::Unknown {
+            returns,
+            maybe_thread_safe,
+        } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
                 return thread_safe_region(returns);
             }
@@ -441,7 +467,11 @@ pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, re
             } else {
                 RegionCall::Other
             };
-            CallEffect::Region { lock, kind, returns_shared }
+            CallEffect::Region {
+                lock,
+                kind,
+                returns_shared,
+            }
         }
     }
 }
@@ -452,7 +482,9 @@ pub fn call_effect(caller: &Caller<'_>, target: CallTarget, kind: InvokeKind, re
 /// so no rule can report anything and the dataflow can be skipped.
 pub fn may_enter_region(caller: &Caller<'_>) -> bool {
     let p = caller.program;
-    let Some(code) = &caller.method.code else { return false };
+    let Some(code) = &caller.method.code else {
+        return false;
+    };
     if method_lock(p, caller.class, caller.method).is_some() {
         return true;
     }
@@ -464,7 +496,9 @@ pub fn may_enter_region(caller: &Caller<'_>) -> bool {
         }
         crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
             CallTarget::Init => false,
-            CallTarget::Unknown { .. } => p.config.unknown_calls == crate::config::UnknownCalls::Conservative,
+            CallTarget::Unknown { .. } => {
+                p.config.unknown_calls == crate::config::UnknownCalls::Conservative
+            }
             CallTarget::Method { locks, .. } => locks,
             _ => true,
         },

@@ -13,8 +13,8 @@ use rayon::prelude::*;
 use super::engine::{self, Analysis, MethodCx, RegionEvent, StepCx, StepKind};
 use super::locks::{self, CallEffect, OwnLock};
 use crate::bytecode::cfg::Cfg;
-use crate::fxhash::FxHashSet;
 use crate::bytecode::{acc, Op};
+use crate::fxhash::FxHashSet;
 use crate::program::{MethodId, Program};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -241,7 +241,10 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
         .enumerate()
         .flat_map(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                (m.code.is_some() && !m.descriptor.ends_with(")V")).then_some(MethodId { class: ci as u32, method: mi as u32 })
+                (m.code.is_some() && !m.descriptor.ends_with(")V")).then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
             })
         })
         .filter(|&id| p.summary(id).locks)
@@ -252,7 +255,10 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
         .enumerate()
         .flat_map(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                (m.access & acc::ABSTRACT != 0).then_some(MethodId { class: ci as u32, method: mi as u32 })
+                (m.access & acc::ABSTRACT != 0).then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
             })
         })
         .filter(|&id| p.summary(id).locks)
@@ -264,13 +270,17 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
     let mut todo = candidates;
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
-        let mut changed: Vec<MethodId> =
-            todo.par_iter().filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id)).copied().collect();
+        let mut changed: Vec<MethodId> = todo
+            .par_iter()
+            .filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id))
+            .copied()
+            .collect();
         for &id in &changed {
             p.summary_mut(id).returns_shared = true;
         }
         for (id, impls) in &abstracts {
-            if !p.summary(*id).returns_shared && impls.iter().any(|&i| p.summary(i).returns_shared) {
+            if !p.summary(*id).returns_shared && impls.iter().any(|&i| p.summary(i).returns_shared)
+            {
                 p.summary_mut(*id).returns_shared = true;
                 changed.push(*id);
             }
@@ -292,9 +302,18 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
 fn returns_shared(p: &Program, id: MethodId) -> bool {
     let class = p.class(id.class);
     let method = p.method(id);
-    let Some(code) = &method.code else { return false };
+    let Some(code) = &method.code else {
+        return false;
+    };
     let cfg = Cfg::build(code);
-    let cx = MethodCx { program: p, class_id: id.class, class, method, code, cfg: &cfg };
+    let cx = MethodCx {
+        program: p,
+        class_id: id.class,
+        class,
+        method,
+        code,
+        cfg: &cfg,
+    };
     let mut a = ReturnsShared::default();
     // A method the engine cannot analyse is assumed to return shared state (sound).
     engine::run(&cx, &mut a).map(|_| a.returns).unwrap_or(true)
@@ -321,7 +340,9 @@ impl Analysis for ReturnsShared {
             StepKind::HeapRead => cx.region.is_some(),
             StepKind::Compute | StepKind::Iinc => any,
             StepKind::Call(CallEffect::Region { returns_shared, .. }) => returns_shared || any,
-            StepKind::Call(CallEffect::Plain { reads_heap }) => (reads_heap && cx.region.is_some()) || any,
+            StepKind::Call(CallEffect::Plain { reads_heap }) => {
+                (reads_heap && cx.region.is_some()) || any
+            }
             StepKind::Return => {
                 self.returns |= any;
                 false

@@ -73,12 +73,7 @@ impl Cfg {
             let mut succs = Vec::new();
             let falls_through = !matches!(
                 last,
-                Op::Goto(_)
-                    | Op::Return(_)
-                    | Op::Athrow
-                    | Op::Switch(_)
-                    | Op::Ret(_)
-                    | Op::Jsr(_)
+                Op::Goto(_) | Op::Return(_) | Op::Athrow | Op::Switch(_) | Op::Ret(_) | Op::Jsr(_)
             );
             match last {
                 Op::If { target, .. } => succs.push(block_of[*target as usize]),

@@ -119,7 +119,10 @@ pub struct Code {
 impl Code {
     /// Targets of a switch (default first).
     pub fn switch_targets(&self, table: u32) -> &[u32] {
-        self.switches.get(table as usize).map(|t| &t[..]).unwrap_or(&[])
+        self.switches
+            .get(table as usize)
+            .map(|t| &t[..])
+            .unwrap_or(&[])
     }
 }
 
@@ -329,7 +332,11 @@ mod tests {
 
     #[test]
     fn instructions_stay_small() {
-        assert!(std::mem::size_of::<Insn>() <= 8, "Insn is {} bytes", std::mem::size_of::<Insn>());
+        assert!(
+            std::mem::size_of::<Insn>() <= 8,
+            "Insn is {} bytes",
+            std::mem::size_of::<Insn>()
+        );
     }
 
     #[test]

@@ -139,7 +139,12 @@ impl<'a> RefTable<'a> {
         id
     }
     fn member(&mut self, m: &'a CbMemberRef<'a>, is_method: bool) -> RefId {
-        self.intern(&m.class_name, &m.name_and_type.name, &m.name_and_type.descriptor, is_method)
+        self.intern(
+            &m.class_name,
+            &m.name_and_type.name,
+            &m.name_and_type.descriptor,
+            is_method,
+        )
     }
 }
 
@@ -356,7 +361,14 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
         }
     }
     lines.sort_unstable();
-    Ok(Code { max_locals: c.max_locals, insns, handlers, lines, switches, class_literals })
+    Ok(Code {
+        max_locals: c.max_locals,
+        insns,
+        handlers,
+        lines,
+        switches,
+        class_literals,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

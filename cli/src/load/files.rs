@@ -22,7 +22,10 @@ pub(super) fn load_dir(root: &Path, limits: &Limits) -> Found {
     let read: Vec<Found> = paths
         .par_iter()
         .map(|path| {
-            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
             match Format::from_file_name(&name) {
                 Some(format) => load_archive_file(path, format, limits),
                 None => load_class_file(path, limits.max_entry_bytes),

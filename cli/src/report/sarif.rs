@@ -61,13 +61,23 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
 /// - not found: the package path from the class file (`pkg/Outer.java`).
 fn artifact(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> (String, Option<String>) {
     let rel = Path::new(&d.file);
-    let Some(i) = d.source_root else { return (sarif::relative_uri(rel), None) };
-    let Some(root) = roots.get(i) else { return (sarif::relative_uri(rel), None) };
+    let Some(i) = d.source_root else {
+        return (sarif::relative_uri(rel), None);
+    };
+    let Some(root) = roots.get(i) else {
+        return (sarif::relative_uri(rel), None);
+    };
     if root.is_relative() {
-        return (sarif::relative_uri(&root.join(rel)), Some(SRCROOT.to_string()));
+        return (
+            sarif::relative_uri(&root.join(rel)),
+            Some(SRCROOT.to_string()),
+        );
     }
     if let Some(under) = cwd.and_then(|c| root.strip_prefix(c).ok()) {
-        return (sarif::relative_uri(&under.join(rel)), Some(SRCROOT.to_string()));
+        return (
+            sarif::relative_uri(&under.join(rel)),
+            Some(SRCROOT.to_string()),
+        );
     }
     (sarif::relative_uri(rel), Some(root_base_id(i)))
 }
@@ -181,7 +191,11 @@ pub fn render(out: &ScanOutput, opts: &ScanOptions, info: &RunInfo) -> String {
             information_uri: Some(INFORMATION_URI.to_string()),
             rules: rules(),
         },
-        results: out.diagnostics.iter().map(|d| result(d, &opts.source_roots, cwd)).collect(),
+        results: out
+            .diagnostics
+            .iter()
+            .map(|d| result(d, &opts.source_roots, cwd))
+            .collect(),
         invocation: Some(sarif::Invocation {
             execution_successful: true,
             command_line: Some(info.command_line.join(" ")),

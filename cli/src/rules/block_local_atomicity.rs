@@ -46,14 +46,16 @@ impl Analysis for BlockLocal {
             // The same read merges field by field. Different reads: keep the one that would be
             // a violation in the merged block, so no path's violation is lost, else the
             // earliest. A total order, so the join is commutative and the fixpoint terminates.
-            (Some(x), Some(y)) if x.read_at == y.read_at && x.site == y.site => Shared(Some(Block {
-                old: x.old || y.old,
-                left_at: match (x.left_at, y.left_at) {
-                    (Some(p), Some(q)) => Some(p.min(q)),
-                    (p, q) => p.or(q),
-                },
-                ..x
-            })),
+            (Some(x), Some(y)) if x.read_at == y.read_at && x.site == y.site => {
+                Shared(Some(Block {
+                    old: x.old || y.old,
+                    left_at: match (x.left_at, y.left_at) {
+                        (Some(p), Some(q)) => Some(p.min(q)),
+                        (p, q) => p.or(q),
+                    },
+                    ..x
+                }))
+            }
             (Some(x), Some(y)) => {
                 let key = |o: &Block| (o.is_current(region), o.read_at, o.site, !o.old, o.left_at);
                 Shared(Some(if key(&y) < key(&x) { y } else { x }))
@@ -96,7 +98,10 @@ impl Analysis for BlockLocal {
         match cx.kind {
             StepKind::HeapRead => here(cx.region),
             StepKind::Compute | StepKind::Iinc => merged(),
-            StepKind::Call(CallEffect::Region { returns_shared: true, .. }) => here(cx.region),
+            StepKind::Call(CallEffect::Region {
+                returns_shared: true,
+                ..
+            }) => here(cx.region),
             StepKind::Call(CallEffect::Region { .. }) => merged(),
             StepKind::Call(CallEffect::Plain { reads_heap: true }) if cx.region.is_some() => {
                 here(cx.region)

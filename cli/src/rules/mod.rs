@@ -118,7 +118,12 @@ pub struct Finding {
 
 /// Run the enabled rules over one method, in one pass of the engine when both are enabled.
 pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>, EngineError> {
-    let caller = Caller { program: cx.program, class_id: cx.class_id, class: cx.class, method: cx.method };
+    let caller = Caller {
+        program: cx.program,
+        class_id: cx.class_id,
+        class: cx.class,
+        method: cx.method,
+    };
     if !locks::may_enter_region(&caller) {
         // No region, so no shared value: every rule is quiet by construction.
         return Ok(Vec::new());
@@ -127,9 +132,16 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
     let block = rules.contains(&RuleId::BlockLocalAtomicity);
     Ok(match (stale, block) {
         (true, true) => {
-            let mut a = Both::new(stale_value::StaleValue::default(), block_local_atomicity::BlockLocal::default());
+            let mut a = Both::new(
+                stale_value::StaleValue::default(),
+                block_local_atomicity::BlockLocal::default(),
+            );
             engine::run(cx, &mut a)?;
-            a.first.findings.into_iter().chain(a.second.findings).collect()
+            a.first
+                .findings
+                .into_iter()
+                .chain(a.second.findings)
+                .collect()
         }
         (true, false) => {
             let mut a = stale_value::StaleValue::default();

@@ -47,7 +47,13 @@ impl Ghost {
                 age: a.age.max(b.age),
             };
         }
-        let key = |o: &Origin| (o.stale_at.is_some(), o.age, std::cmp::Reverse((o.read_at, o.region)));
+        let key = |o: &Origin| {
+            (
+                o.stale_at.is_some(),
+                o.age,
+                std::cmp::Reverse((o.read_at, o.region)),
+            )
+        };
         let mut w = if key(&b) > key(&a) { b } else { a };
         w.age = a.age.max(b.age);
         w
@@ -137,7 +143,10 @@ impl Analysis for StaleValue {
         match cx.kind {
             StepKind::HeapRead => read_here(cx, cx.region),
             StepKind::Compute => merge(inputs),
-            StepKind::Call(CallEffect::Region { returns_shared: false, .. }) => merge(inputs),
+            StepKind::Call(CallEffect::Region {
+                returns_shared: false,
+                ..
+            }) => merge(inputs),
             StepKind::Call(CallEffect::Region { kind, .. }) if counts(kind) => {
                 read_here(cx, cx.region)
             }
