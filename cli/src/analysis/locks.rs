@@ -179,6 +179,10 @@ pub struct ThreadSafeList {
     factories: FxHashSet<String>,
     locks: FxHashSet<String>,
     conditions: FxHashSet<String>,
+    /// Method names, or names with descriptors.
+    validating: FxHashSet<String>,
+    /// `class.method`.
+    immutable: FxHashSet<String>,
 }
 
 impl ThreadSafeList {
@@ -204,6 +208,8 @@ impl ThreadSafeList {
                 "factory" => &mut self.factories,
                 "lock" => &mut self.locks,
                 "condition" => &mut self.conditions,
+                "validating" => &mut self.validating,
+                "immutable" => &mut self.immutable,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -221,6 +227,13 @@ impl ThreadSafeList {
     }
     pub fn is_condition(&self, name: &str) -> bool {
         self.conditions.contains(name)
+    }
+    /// A compare-and-set style method: it checks its arguments against the current state.
+    pub fn is_validating(&self, name: &str, desc: &str) -> bool {
+        self.validating.contains(name) || self.validating.contains(&format!("{name}{desc}"))
+    }
+    pub fn is_immutable(&self, class: &str, name: &str) -> bool {
+        self.immutable.contains(&format!("{class}.{name}"))
     }
 }
 
@@ -276,6 +289,9 @@ pub enum CallEffect {
 pub enum RegionCall {
     /// A method of a thread-safe library object.
     ThreadSafeLibrary,
+    /// A compare-and-set style method of a thread-safe library object: it compares its
+    /// arguments with the current state inside its region.
+    Validating,
     /// A `synchronized` method of the same class hierarchy (or nest) as the caller.
     SameAbstraction,
     /// A method annotated `@Atomic`.
@@ -296,10 +312,12 @@ pub enum CallTarget {
     Wait,
     /// `Condition.await*(..)`: re-acquires the lock of the innermost region.
     Await,
-    /// A method of a thread-safe library class (unless the receiver is local).
-    ThreadSafe {
-        returns: bool,
-    },
+    /// A method of a thread-safe library class (unless the receiver is local); `validates`:
+    /// compare-and-set style.
+    ThreadSafe { returns: bool, validates: bool },
+    /// A method of a thread-safe class that reads only immutable state (`length()` of an
+    /// atomic array): an ordinary call.
+    Immutable,
     /// A constructor: its locks are on the object under construction.
     Init,
     /// Neither scanned nor on the classpath.
@@ -355,7 +373,10 @@ pub fn resolve_call(
             return CallTarget::Await;
         }
         if ts.is_class(class) && !is_object_method(name) {
-            return CallTarget::ThreadSafe { returns };
+            if ts.is_immutable(class, name) {
+                return CallTarget::Immutable;
+            }
+            return CallTarget::ThreadSafe { returns, validates: ts.is_validating(name, &r.desc) };
         }
     }
     if name == "<init>" {
@@ -396,9 +417,9 @@ pub fn call_effect(
 ) -> CallEffect {
     let p = caller.program;
     let lock_of_receiver = || LockId::of(receiver, site);
-    let thread_safe_region = |returns: bool| CallEffect::Region {
+    let thread_safe_region = |returns: bool, validates: bool| CallEffect::Region {
         lock: lock_of_receiver(),
-        kind: RegionCall::ThreadSafeLibrary,
+        kind: if validates { RegionCall::Validating } else { RegionCall::ThreadSafeLibrary },
         returns_shared: returns,
     };
     match target {
@@ -407,20 +428,21 @@ pub fn call_effect(
         CallTarget::Release => CallEffect::Release(lock_of_receiver()),
         CallTarget::Wait => CallEffect::Wait(Some(lock_of_receiver())),
         CallTarget::Await => CallEffect::Wait(None),
-        CallTarget::ThreadSafe { returns } => {
+        CallTarget::ThreadSafe { returns, validates } => {
             if is_local_object(caller, receiver) {
                 CallEffect::Plain { reads_heap: false }
             } else {
-                thread_safe_region(returns)
+                thread_safe_region(returns, validates)
             }
         }
+        CallTarget::Immutable => CallEffect::Plain { reads_heap: false },
         CallTarget::Init => CallEffect::Plain { reads_heap: false },
         CallTarget::Unknown {
             returns,
             maybe_thread_safe,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
-                return thread_safe_region(returns);
+                return thread_safe_region(returns, false);
             }
             match p.config.unknown_calls {
                 crate::config::UnknownCalls::NoLock => CallEffect::Plain { reads_heap: true },
@@ -443,7 +465,7 @@ pub fn call_effect(
             returns,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
-                return thread_safe_region(returns);
+                return thread_safe_region(returns, false);
             }
             if !locks {
                 return CallEffect::Plain { reads_heap };
@@ -495,7 +517,7 @@ pub fn may_enter_region(caller: &Caller<'_>) -> bool {
             p.is_thread_safe_field(&fr.class, &fr.name)
         }
         crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
-            CallTarget::Init => false,
+            CallTarget::Init | CallTarget::Immutable => false,
             CallTarget::Unknown { .. } => {
                 p.config.unknown_calls == crate::config::UnknownCalls::Conservative
             }

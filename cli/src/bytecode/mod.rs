@@ -7,3 +7,4 @@ pub mod model;
 pub mod parse;
 
 pub use model::*;
+#[cfg(test)] mod parse_tests;
