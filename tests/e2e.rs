@@ -1025,3 +1025,108 @@ fn help_lists_the_rule_ids() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Robustness and analysis options
+// ---------------------------------------------------------------------------------------------
+
+/// A panic while analysing one method (injected with the test hook `STALECHECK_DEBUG_PANIC`) is
+/// reported as an input problem naming the method, and every other method is still analysed.
+#[test]
+fn a_panic_in_one_method_is_contained_and_reported() {
+    let dir = common::scratch_dir("panic");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS, "e2e/lib/Lib.class"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stalecheck"))
+        .args([
+            "scan",
+            classes.to_str().unwrap(),
+            "--format",
+            "json",
+            "--no-progress",
+        ])
+        .env("STALECHECK_DEBUG_PANIC", "e2e.Buggy.inc")
+        .output()
+        .expect("run stalecheck");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!("no JSON on stdout ({e})\nstdout:\n{stdout}\nstderr:\n{stderr}")
+    });
+    let problems = report["problems"].as_array().expect("problems");
+    let panics: Vec<&serde_json::Value> = problems
+        .iter()
+        .filter(|p| {
+            p["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("internal error while analysing e2e.Buggy.inc"))
+        })
+        .collect();
+    assert_eq!(
+        panics.len(),
+        1,
+        "expected one problem for the panic, got {problems:?}\nstderr:\n{stderr}"
+    );
+    assert_eq!(panics[0]["severity"], "error");
+    let findings = report["findings"].as_array().expect("findings");
+    assert!(
+        findings.iter().all(|f| f["class"] != "e2e.Buggy"),
+        "the panicking method must contribute nothing: {findings:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["class"] == "e2e.lib.Lib" && f["method"] == "inc"),
+        "the other class must still be analysed: {findings:?}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "Lib's stale value still fails the run\nstderr:\n{stderr}"
+    );
+}
+
+/// A synchronized method calling another synchronized method of `this` re-enters its lock: no
+/// new block, so quiet. The context-insensitive variant assumes every callee lock is distinct,
+/// so the returned value belongs to a block of its own and its use is reported.
+#[test]
+fn context_insensitive_treats_callee_locks_as_distinct() {
+    const REENTRANT: &str = r#"package e2e.ci;
+
+public class Reentrant {
+    private int x;
+
+    public synchronized int getX() {
+        return x;
+    }
+
+    public synchronized void bump() {
+        int v = getX();
+        x = v + 1; // CI-BLA
+    }
+}
+"#;
+    let src = common::scratch_dir("ci-src");
+    let out = common::scratch_dir("ci-classes");
+    common::compile_sources(&src, &out, "17", &[("e2e/ci/Reentrant.java", REENTRANT)]);
+    let (run, report) = scan_json(&[&out], &[]);
+    assert!(
+        report.findings.is_empty(),
+        "re-entry must be quiet by default\n{}",
+        run.describe()
+    );
+    assert_eq!(run.code(), 0, "{}", run.describe());
+
+    let (run, report) = scan_json(&[&out], &["--context-insensitive"]);
+    let bla = report.findings_of("block-local-atomicity");
+    assert!(
+        bla.iter()
+            .any(|f| f.method == "bump" && f.line == Some(line_of(REENTRANT, "// CI-BLA"))),
+        "expected a block-local-atomicity finding at the use of getX()'s result\n{}",
+        run.describe()
+    );
+    assert!(
+        report.findings_of("stale-value").is_empty(),
+        "no new region before the use\n{}",
+        run.describe()
+    );
+}

@@ -180,6 +180,7 @@ fn analyse_class(
         let Some(code) = &method.code else { continue };
         methods.fetch_add(1, Ordering::Relaxed);
         let result = catch_unwind(AssertUnwindSafe(|| {
+            inject_panic(class, method);
             let cfg = Cfg::build(code);
             let cx = MethodCx {
                 program,
@@ -224,6 +225,16 @@ fn analyse_class(
         }
     }
     (diags, problems)
+}
+
+/// Fault injection for the end-to-end tests: `STALECHECK_DEBUG_PANIC=pkg.Class.method` makes
+/// the analysis of that method panic, to prove a panic is contained to its method.
+fn inject_panic(class: &Class, method: &crate::bytecode::Method) {
+    if let Some(target) = std::env::var_os("STALECHECK_DEBUG_PANIC") {
+        if target.to_string_lossy() == format!("{}.{}", class.dotted_name(), method.name) {
+            panic!("injected by STALECHECK_DEBUG_PANIC");
+        }
+    }
 }
 
 /// The first source root holding `rel`, and the file's path under it.

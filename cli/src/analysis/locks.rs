@@ -123,8 +123,7 @@ impl LockState {
         }
         // A distinct lock acquired again at the same site while held (a loop without release):
         // the old region is gone from our view; keep one entry per site.
-        self.held
-            .retain(|h| h.site != site || h.lock.nameable());
+        self.held.retain(|h| h.site != site || h.lock.nameable());
         self.held.push(Held {
             lock,
             site,
@@ -314,7 +313,10 @@ pub enum CallTarget {
     Await,
     /// A method of a thread-safe library class (unless the receiver is local); `validates`:
     /// compare-and-set style.
-    ThreadSafe { returns: bool, validates: bool },
+    ThreadSafe {
+        returns: bool,
+        validates: bool,
+    },
     /// A method of a thread-safe class that reads only immutable state (`length()` of an
     /// atomic array): an ordinary call.
     Immutable,
@@ -376,7 +378,10 @@ pub fn resolve_call(
             if ts.is_immutable(class, name) {
                 return CallTarget::Immutable;
             }
-            return CallTarget::ThreadSafe { returns, validates: ts.is_validating(name, &r.desc) };
+            return CallTarget::ThreadSafe {
+                returns,
+                validates: ts.is_validating(name, &r.desc),
+            };
         }
     }
     if name == "<init>" {
@@ -419,7 +424,11 @@ pub fn call_effect(
     let lock_of_receiver = || LockId::of(receiver, site);
     let thread_safe_region = |returns: bool, validates: bool| CallEffect::Region {
         lock: lock_of_receiver(),
-        kind: if validates { RegionCall::Validating } else { RegionCall::ThreadSafeLibrary },
+        kind: if validates {
+            RegionCall::Validating
+        } else {
+            RegionCall::ThreadSafeLibrary
+        },
         returns_shared: returns,
     };
     match target {

@@ -7,4 +7,5 @@ pub mod model;
 pub mod parse;
 
 pub use model::*;
-#[cfg(test)] mod parse_tests;
+#[cfg(test)]
+mod parse_tests;

@@ -72,7 +72,13 @@ impl StaleValue {
     fn check(&mut self, cx: &StepCx, inputs: &mut [Ghost]) {
         // Lock operations take lock objects, and a compare-and-set checks the snapshot it is
         // given against the current value inside its region: neither is a stale use.
-        let validating = matches!(cx.kind, StepKind::Call(CallEffect::Region { kind: RegionCall::Validating, .. }));
+        let validating = matches!(
+            cx.kind,
+            StepKind::Call(CallEffect::Region {
+                kind: RegionCall::Validating,
+                ..
+            })
+        );
         if cx.kind.is_lock_operation() || validating {
             return;
         }
