@@ -114,7 +114,7 @@ group() {
 
 # calc EXPR: evaluate an awk arithmetic/boolean expression and print it.
 calc() {
-    awk "BEGIN { print $1 }"
+    awk "BEGIN { print ($1) }"
 }
 
 # Median of the numbers given as arguments (mean of the middle two for even counts).
@@ -215,13 +215,24 @@ print_phases() { # STDERR_FILE WALL_SECONDS
             for (s = 1; s <= sub_n[p]; s++) show(0, p ": " subname[p, s], subval[p, s])
         if (ntop > 0) {
             printf "    %-24s %9.0f ms\n", "sum of the phases", total
-            printf "    %-24s %9.0f ms   (wall - sum: start-up, input listing, untimed steps)\n", "not in a phase", wall * 1000 - total
+            rest = wall * 1000 - total
+            if (rest > -10 && rest < 0.5) rest = 0  # wall is measured to 10 ms
+            printf "    %-24s %9.0f ms   (wall - sum: start-up, input listing, untimed steps)\n", "not in a phase", rest
         }
     }' "$1"
 }
 
 row() { # LABEL VALUE [NOTE]
-    printf '  %-30s %14s  %s\n' "$1" "$2" "${3:-}"
+    if [[ -n ${3:-} ]]; then
+        printf '  %-30s %14s  %s\n' "$1" "$2" "$3"
+    else
+        printf '  %-30s %14s\n' "$1" "$2"
+    fi
+}
+
+# ratio A B FORMAT: A / B printed with FORMAT, or "n/a" when B is (about) zero.
+ratio() {
+    awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { if (b < 0.005) print "n/a"; else printf f "\n", a / b }'
 }
 
 # --- corpora -----------------------------------------------------------------
@@ -288,6 +299,10 @@ cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null |
 mem=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576; exit }' /proc/meminfo 2>/dev/null || true)
 echo "machine: $(nproc) CPUs (nproc), CPU model: ${cpu:-unknown}, memory: ${mem:-unknown} total"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+if [[ $(calc "$load1 >= 0.5 * $(nproc)") == 1 ]]; then
+    echo "NOTE: the machine is busy (1-minute load $load1 on $(nproc) CPUs): expect inflated wall times"
+fi
 
 if ((skip_build)); then
     [[ -x $bin ]] || die "--skip-build, but there is no binary at $bin (build it: cargo build --release -p stalecheck --locked)"
@@ -334,7 +349,7 @@ bench_corpus() { # NAME
         if ((rc >= 2)); then
             local why="exit status $rc"
             if line=$(grep -m1 '^Command terminated by signal' "$tfile" 2>/dev/null); then
-                why="${line#Command }"
+                why="signal ${line##* }"
             fi
             echo "run $i/$runs: FAILED: the scan ended with $why; the last lines of its stderr:"
             tail -n 20 "$err" | sed 's/^/    | /'
@@ -343,11 +358,16 @@ bench_corpus() { # NAME
         fi
         local wall user sys rss
         read -r wall user sys rss < <(tail -n 1 "$tfile")
-        if [[ ! -s $json ]] || ! json_facts "$json" >"$dir/run$i.facts" 2>"$dir/run$i.facts.err"; then
-            echo "run $i/$runs: FAILED: exit status $rc, but no readable JSON report at $json:"
-            sed 's/^/    | /' "$dir/run$i.facts.err" | tail -n 5
+        if [[ ! -s $json ]]; then
+            echo "run $i/$runs: FAILED: exit status $rc, but the scan wrote no JSON report; the last lines of its stderr:"
             tail -n 10 "$err" | sed 's/^/    | /'
-            failed="no readable JSON report"
+            failed="no JSON report (exit status $rc)"
+            break
+        fi
+        if ! json_facts "$json" >"$dir/run$i.facts" 2>"$dir/run$i.facts.err"; then
+            echo "run $i/$runs: FAILED: exit status $rc, but the JSON report could not be read with $json_tool:"
+            tail -n 5 "$dir/run$i.facts.err" | sed 's/^/    | /'
+            failed="unreadable JSON report"
             break
         fi
         rm -f -- "$json"
@@ -403,9 +423,12 @@ bench_corpus() { # NAME
     row "input problems" "$(group "$nprob")" "${bysev:+($bysev)}"
     row "wall time, median" "$(printf '%.2f s' "$med_wall")" "(min $(printf '%.2f' "$min_wall") s over ${#okruns[@]} run(s))"
     row "CPU user+sys, median" "$(printf '%.2f s' "$med_cpu")" \
-        "($(calc "int($med_cpu / $med_wall * 100 + 0.5)")% of the median wall; $(nproc) CPUs = $(($(nproc) * 100))% at most)"
+        "($(ratio "$(calc "$med_cpu * 100")" "$med_wall" '%.0f%%') of the median wall; $(nproc) CPUs = $(($(nproc) * 100))% at most)"
     row "peak RSS, max over runs" "$(printf '%.0f MB' "$(calc "$max_rss * 1024 / 1e6")")" "(MB = 10^6 bytes)"
-    row "classes per second" "$(group "$(calc "$classes / $med_wall")")" "(classes / median wall)"
+    local cps
+    cps=$(ratio "$classes" "$med_wall" '%.0f')
+    [[ $cps == n/a ]] || cps=$(group "$cps")
+    row "classes per second" "$cps" "(classes / median wall)"
     echo "  phase timings of run $med_run (the median run, wall $(printf '%.2f' "${wall_of[med_run]}") s):"
     print_phases "$dir/run$med_run.err" "${wall_of[med_run]}"
 
@@ -433,7 +456,7 @@ bench_corpus() { # NAME
         echo "  FAILED: $nerr input problem(s) of severity error: classes were lost:"
         grep '^error ' "$facts" | cut -d' ' -f2- | awk -F'\t' '{ printf "    %s: %s\n", $1, $2 }'
         ((nerr <= 20)) || echo "    ... (the first 20 are shown)"
-        failed="${failed:+$failed; }$nerr input problem(s) of severity error (first: $(grep -m1 '^error ' "$facts" | cut -d' ' -f2- | tr '\t' ' '))"
+        failed="${failed:+$failed; }$nerr input problem(s) of severity error (first: $(grep -m1 '^error ' "$facts" | cut -d' ' -f2- | sed 's/\t/: /'))"
     fi
     if [[ -n $failed ]]; then
         failures+=("$name: $failed")
@@ -453,8 +476,9 @@ for c in "${corpora[@]}"; do
 done
 
 echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 if ((${#failures[@]})); then
-    echo "FAILED: ${#failures[@]} corpus/corpora:"
+    echo "FAILED (exit 1), ${#failures[@]} corpus(es):"
     printf '  %s\n' "${failures[@]}"
     exit 1
 fi
@@ -464,4 +488,4 @@ if ((measured == 0)); then
 fi
 skipped_note=""
 ((skipped == 0)) || skipped_note=", $skipped skipped"
-echo "done: $measured corpus/corpora measured$skipped_note (a MISS is a figure, not a failure)"
+echo "done: $measured corpus(es) measured$skipped_note (a MISS is a figure, not a failure)"
