@@ -375,12 +375,17 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
             } else if !common::fixtures_src().join(file).is_file() {
                 errors.push(format!("file does not exist under fixtures/src: {here}"));
             }
-            // The source of a class is its top-level class's file in its package directory.
-            let top = f.class.split('$').next().unwrap_or(&f.class);
-            let expected = format!("{}.java", top.replace('.', "/"));
-            if *file != expected {
+            // The source of a class is a file in its package directory (its `SourceFile`: the
+            // top-level class's own file, or the file it shares with a public class).
+            let package = f
+                .class
+                .rsplit_once('.')
+                .map_or("", |(p, _)| p)
+                .replace('.', "/");
+            let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+            if dir != package {
                 errors.push(format!(
-                    "file should be {expected:?} for class {}: {here}",
+                    "file should be in {package:?} for class {}: {here}",
                     f.class
                 ));
             }
@@ -394,6 +399,27 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
             "a stale value has an age of at least 1, got {:?}: {here}",
             f.age
         ));
+    }
+    if f.rule == "method-consistency" {
+        // Two lock views that do not nest, each an acquisition (then maybe an access), and
+        // the threads involved.
+        let locks = f.steps.iter().filter(|s| s.kind == "lock").count();
+        if locks != 2
+            || f.steps
+                .iter()
+                .any(|s| s.kind != "lock" && s.kind != "access")
+        {
+            let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
+            errors.push(format!(
+                "steps must be two lock views (lock, access), got {kinds:?}: {here}"
+            ));
+        }
+        if f.threads.is_empty() {
+            errors.push(format!(
+                "a method-consistency finding names its threads: {here}"
+            ));
+        }
+        return errors;
     }
     // Steps: read(s), then stale step(s), then use(s), the last use at the primary line.
     let order = |k: &str| match k {
@@ -918,6 +944,7 @@ fn compare_reports_every_kind_of_mismatch() {
         line: Some(line),
         age,
         steps: Vec::new(),
+        threads: Vec::new(),
     };
     let source = "\
 a(); // expect: stale-value(age=1)

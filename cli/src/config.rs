@@ -22,12 +22,20 @@ pub struct AnalysisConfig {
     /// context-insensitive variant) instead of recognising re-entry of a lock the caller holds.
     pub context_insensitive: bool,
     pub unknown_calls: UnknownCalls,
+    /// Whole-program rules: treat public methods of synchronizing classes as concurrent entry
+    /// points even when the program has a `main`.
+    pub open_world: bool,
+    /// Simple names of class annotations that mark a class as meant for concurrent use (open
+    /// world entry points).
+    pub thread_safe_annotations: Vec<String>,
 }
 
 impl Default for AnalysisConfig {
     fn default() -> Self {
         Self {
             atomic_annotations: vec!["Atomic".to_string()],
+            open_world: false,
+            thread_safe_annotations: vec!["ThreadSafe".to_string()],
             context_insensitive: false,
             unknown_calls: UnknownCalls::NoLock,
         }

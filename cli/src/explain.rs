@@ -30,8 +30,12 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// Critical sections entered since the read (stale-value).
     pub age: Option<u32>,
-    /// Read, stale, use: where the value came from, where it went stale, where it is used.
+    /// The story of the finding in order: for the stale-value rules read, stale, use; for
+    /// `method-consistency` the lock views (acquisition, access).
     pub steps: Vec<Step>,
+    /// The abstract threads involved (whole-program rules).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -40,6 +44,10 @@ pub enum StepKind {
     Read,
     Stale,
     Use,
+    /// A lock acquisition opening a lock view.
+    Lock,
+    /// A field access inside a lock view.
+    Access,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -47,6 +55,9 @@ pub struct Step {
     pub kind: StepKind,
     pub line: Option<u32>,
     pub message: String,
+    /// The package-relative source file, when not the finding's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// The package-relative source path of a class: `pkg/Outer.java`.
@@ -188,7 +199,7 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
             line_ref(boundary_line),
             f.age.unwrap_or(0)
         ),
-        RuleId::BlockLocalAtomicity => format!(
+        _ => format!(
             "Value of {what} read inside {region} ({}) is {usage} ({}) outside that block",
             line_ref(read_line),
             line_ref(use_line)
@@ -198,6 +209,7 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         kind: StepKind::Read,
         line: read_line,
         message: format!("{what} is read here, inside {region}"),
+        file: None,
     }];
     if let Some(b) = f.boundary_at {
         let mut m = describe_boundary(class, code, b);
@@ -208,6 +220,7 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
             kind: StepKind::Stale,
             line: boundary_line,
             message: m,
+            file: None,
         });
     }
     steps.push(Step {
@@ -215,8 +228,9 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         line: use_line,
         message: match f.rule {
             RuleId::StaleValue => format!("the stale value is {usage} here"),
-            RuleId::BlockLocalAtomicity => format!("the value is {usage} here, outside its block"),
+            _ => format!("the value is {usage} here, outside its block"),
         },
+        file: None,
     });
     Diagnostic {
         rule: f.rule,
@@ -231,5 +245,6 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         line: use_line,
         age: f.age,
         steps,
+        threads: Vec::new(),
     }
 }

@@ -15,3 +15,4 @@ pub mod pipeline;
 pub mod program;
 pub mod report;
 pub mod rules;
+pub mod whole;

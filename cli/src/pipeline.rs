@@ -21,6 +21,7 @@ use crate::fxhash::FxHashMap;
 use crate::load::{self, Limits};
 use crate::program::Program;
 use crate::rules::{self, RuleId};
+use crate::whole::{threads, views};
 
 pub struct ScanOptions {
     pub inputs: Vec<PathBuf>,
@@ -47,6 +48,14 @@ pub struct Stats {
     pub summary_time: Duration,
     #[serde(skip)]
     pub analysis_time: Duration,
+    #[serde(skip)]
+    pub whole_program_time: Duration,
+    /// Whole-program rules: how threads were found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub world: Option<&'static str>,
+    /// Whole-program rules: the abstract threads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<String>,
 }
 
 pub struct ScanOutput {
@@ -150,6 +159,44 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     stats.methods = methods.load(Ordering::Relaxed);
     stats.analysis_time = t3.elapsed();
 
+    let t4 = Instant::now();
+    if opts.rules.iter().any(|r| r.is_whole_program()) {
+        let (threads, world) = threads::find(
+            &program,
+            opts.config.open_world,
+            &opts.config.thread_safe_annotations,
+        );
+        stats.world = Some(world.describe());
+        stats.threads = threads.iter().map(|t| t.name.clone()).collect();
+        let views = views::build(&program, threads);
+        for (i, f) in views.facts.iter().enumerate() {
+            if let Some(reason) = &f.failed {
+                let n = views.nodes[i];
+                let c = program.class(n.method.class);
+                problems.push(InputProblem::error(
+                    c.path.clone(),
+                    format!(
+                        "method {}.{} was left out of the views: {reason}",
+                        c.dotted_name(),
+                        program.method(n.method).name
+                    ),
+                ));
+            }
+        }
+        if opts.rules.contains(&RuleId::MethodConsistency) {
+            diagnostics.extend(
+                rules::method_consistency::check(&program, &views)
+                    .into_iter()
+                    .filter(|d| {
+                        program
+                            .class_index(&d.class.replace('.', "/"))
+                            .is_some_and(|c| !program.class(c).library)
+                    }),
+            );
+        }
+    }
+    stats.whole_program_time = t4.elapsed();
+
     for d in &mut diagnostics {
         if let Some((i, path)) = find_source(&opts.source_roots, &d.file) {
             d.source = Some(path);
@@ -184,6 +231,7 @@ fn analyse_class(
             let cfg = Cfg::build(code);
             let cx = MethodCx {
                 program,
+                this_held: false,
                 class_id,
                 class,
                 method,

@@ -187,6 +187,58 @@ impl Program {
         None
     }
 
+    /// The declaring class and index of a field reference `class.name` (JVM field resolution:
+    /// the class, its superinterfaces, then its superclasses).
+    pub fn field_owner(&self, class: &str, name: &str) -> Option<(u32, u32)> {
+        let mut cur = self.class_index(class);
+        let mut steps = 0;
+        while let Some(ci) = cur {
+            let c = self.class(ci);
+            if let Some(fi) = c.fields.iter().position(|f| &*f.name == name) {
+                return Some((ci, fi as u32));
+            }
+            for i in &c.interfaces {
+                if let Some(ii) = self.class_index(i) {
+                    if let Some(fi) = self.class(ii).fields.iter().position(|f| &*f.name == name) {
+                        return Some((ii, fi as u32));
+                    }
+                }
+            }
+            steps += 1;
+            if steps > 64 {
+                break;
+            }
+            cur = c.super_name.as_deref().and_then(|s| self.class_index(s));
+        }
+        None
+    }
+
+    /// Whether `sub` is `sup` or a subtype of it (through classes and interfaces we have).
+    pub fn is_subclass_of(&self, sub: &str, sup: &str) -> bool {
+        if sub == sup {
+            return true;
+        }
+        let mut stack: Vec<&str> = vec![sub];
+        let mut seen = 0;
+        while let Some(n) = stack.pop() {
+            seen += 1;
+            if seen > 256 {
+                return false;
+            }
+            let Some(ci) = self.class_index(n) else {
+                continue;
+            };
+            let c = self.class(ci);
+            for s in c.super_name.iter().chain(c.interfaces.iter()) {
+                if &**s == sup {
+                    return true;
+                }
+                stack.push(s);
+            }
+        }
+        false
+    }
+
     /// Concrete implementations of an abstract or interface method in known subtypes, at most
     /// `limit` of them (`None` when there are more: too wide to be useful).
     pub fn implementations(&self, id: MethodId, limit: usize) -> Option<Vec<MethodId>> {
@@ -200,16 +252,28 @@ impl Program {
             }
             for &s in self.subtypes.get(&c).map(|v| v.as_slice()).unwrap_or(&[]) {
                 let sc = self.class(s);
-                if let Some(mi) = sc
+                // Declared in the subtype, or (for a concrete class) inherited from one of its
+                // superclasses: `class SyncStore extends BaseStore implements Store`.
+                let found = match sc
                     .methods
                     .iter()
                     .position(|x| x.name == m.name && x.descriptor == m.descriptor)
                 {
-                    if sc.methods[mi].code.is_some() {
-                        out.push(MethodId {
-                            class: s,
-                            method: mi as u32,
-                        });
+                    Some(mi) => Some(MethodId {
+                        class: s,
+                        method: mi as u32,
+                    }),
+                    None if sc.access
+                        & (crate::bytecode::acc::ABSTRACT | crate::bytecode::acc::INTERFACE)
+                        == 0 =>
+                    {
+                        self.resolve(&sc.name, &m.name, &m.descriptor)
+                    }
+                    None => None,
+                };
+                if let Some(t) = found.filter(|&t| t != id && self.method(t).code.is_some()) {
+                    if !out.contains(&t) {
+                        out.push(t);
                         if out.len() > limit {
                             return None;
                         }

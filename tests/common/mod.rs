@@ -18,13 +18,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The rule ids the scanner knows (the fixtures' markers may name only these).
-pub const RULES: [&str; 2] = ["stale-value", "block-local-atomicity"];
+pub const RULES: [&str; 3] = ["stale-value", "block-local-atomicity", "method-consistency"];
 
 /// The SARIF/JSON level each rule reports at.
 pub fn rule_level(rule: &str) -> Option<&'static str> {
     match rule {
         "stale-value" => Some("warning"),
         "block-local-atomicity" => Some("note"),
+        "method-consistency" => Some("warning"),
         _ => None,
     }
 }
@@ -371,6 +372,8 @@ pub struct Finding {
     pub line: Option<u32>,
     pub age: Option<u32>,
     pub steps: Vec<Step>,
+    #[serde(default)]
+    pub threads: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -17,7 +17,8 @@ use std::collections::BTreeSet;
 use crate::fxhash::FxHashMap;
 
 use super::locks::{
-    self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, METHOD_SITE,
+    self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, CALLER_SITE,
+    METHOD_SITE,
 };
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{Class, Code, Cond, InvokeKind, Method, Op};
@@ -145,6 +146,11 @@ pub trait Analysis {
 
     /// A region boundary: update one register.
     fn region(&mut self, ev: RegionEvent, v: &mut Self::V);
+
+    /// Called in the final (recording) pass before instruction `at` runs, with its frame: for
+    /// analyses that collect facts about program points (held locks, receivers) rather than
+    /// values.
+    fn observe(&mut self, _at: u32, _frame: &Frame<Self::V>) {}
 }
 
 /// Two analyses run in one pass over the method: the product of their values. Each sees its own
@@ -218,6 +224,9 @@ pub enum EngineError {
 /// Everything the engine needs about the method being analysed.
 pub struct MethodCx<'a> {
     pub program: &'a Program,
+    /// The caller holds the lock of `this` (whole-program analyses run callees in the context
+    /// of their call site): acquiring it again in this method is re-entry.
+    pub this_held: bool,
     /// Index of `class` in the program.
     pub class_id: u32,
     pub class: &'a Class,
@@ -377,6 +386,9 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             l.sym = Sym::Param(i as u16);
         }
         let mut locks = LockState::default();
+        if self.cx.this_held && !m.is_static() {
+            locks.acquire(LockId::This, CALLER_SITE);
+        }
         if let Some(lock) = locks::method_lock(self.cx.program, self.cx.class, m) {
             locks.acquire(lock, METHOD_SITE);
         }
@@ -406,6 +418,9 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         for i in block.start..block.end {
             for &h in &cfg.handlers_at[i as usize] {
                 flow(a, h, &f.locals, &exception, &f.locks);
+            }
+            if record {
+                a.observe(i, &f);
             }
             let branch = self.step(a, i, &mut f, record)?;
             if i + 1 == block.end {
@@ -569,7 +584,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 )?;
                 set_top_sym(f, Sym::Value(i), m.ret_slots);
             }
-            Op::New => {
+            Op::New(_) => {
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
                 push(
                     f,

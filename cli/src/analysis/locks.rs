@@ -19,6 +19,11 @@ const THREAD_SAFE_DATA: &str = include_str!("thread_safe.txt");
 /// (`synchronized` or `@Atomic` method).
 pub const METHOD_SITE: u32 = u32::MAX;
 
+/// The "acquisition site" of a lock held by the caller when a whole-program analysis runs a
+/// method in the context of its call site (see `MethodCx::this_held`): not a region of this
+/// method.
+pub const CALLER_SITE: u32 = u32::MAX - 1;
+
 /// What a register may refer to, as far as lock identity goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sym {
@@ -556,7 +561,7 @@ fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
         .code
         .as_ref()
         .and_then(|c| c.insns.get(at as usize))
-        .is_some_and(|i| matches!(i.op, crate::bytecode::Op::New))
+        .is_some_and(|i| matches!(i.op, crate::bytecode::Op::New(_)))
 }
 
 /// The single lock a method takes, when it takes exactly one we can name from the call site.

@@ -308,6 +308,7 @@ fn returns_shared(p: &Program, id: MethodId) -> bool {
     let cfg = Cfg::build(code);
     let cx = MethodCx {
         program: p,
+        this_held: false,
         class_id: id.class,
         class,
         method,

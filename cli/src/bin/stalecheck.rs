@@ -106,6 +106,10 @@ struct ScanArgs {
     /// Simple name of an annotation marking atomic methods (repeatable) [default: Atomic].
     #[arg(long = "atomic-annotation", value_name = "NAME")]
     atomic_annotations: Vec<String>,
+    /// Whole-program rules: treat every public method of a synchronizing class as a concurrent
+    /// entry point, even when the program has a `main` (for libraries).
+    #[arg(long)]
+    open_world: bool,
     /// Never show the progress indicator.
     #[arg(long)]
     no_progress: bool,
@@ -189,6 +193,7 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
     }
     let mut config = AnalysisConfig {
         context_insensitive: args.context_insensitive,
+        open_world: args.open_world,
         unknown_calls: match args.unknown_calls {
             UnknownCallsArg::NoLock => UnknownCalls::NoLock,
             UnknownCallsArg::Conservative => UnknownCalls::Conservative,
@@ -219,8 +224,8 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         let s = &out.stats;
         eprintln!(
-            "timings: load {:?}, parse {:?}, summaries {:?}, analysis {:?}",
-            s.load_time, s.parse_time, s.summary_time, s.analysis_time
+            "timings: load {:?}, parse {:?}, summaries {:?}, analysis {:?}, whole-program {:?}",
+            s.load_time, s.parse_time, s.summary_time, s.analysis_time, s.whole_program_time
         );
     }
 

@@ -5,6 +5,8 @@
 
 /// Access flags we look at.
 pub mod acc {
+    pub const FINAL: u16 = 0x0010;
+    pub const VOLATILE: u16 = 0x0040;
     pub const STATIC: u16 = 0x0008;
     pub const SYNCHRONIZED: u16 = 0x0020;
     pub const NATIVE: u16 = 0x0100;
@@ -27,6 +29,10 @@ pub struct Class {
     /// Annotation type descriptors, e.g. `Lcom/x/Atomic;`.
     pub annotations: Vec<Box<str>>,
     pub methods: Vec<Method>,
+    pub fields: Vec<Field>,
+    /// For each `BootstrapMethods` entry: the implementation method of a lambda or method
+    /// reference (`LambdaMetafactory`), as `(class, name, descriptor)`.
+    pub lambda_impls: Vec<Option<MethodName>>,
     /// Constant-pool member references used by the instructions, indexed by [`RefId`].
     pub refs: Vec<MemberRef>,
     /// Display path of the file it came from.
@@ -58,6 +64,31 @@ impl Class {
     pub fn member(&self, id: RefId) -> &MemberRef {
         &self.refs[id as usize]
     }
+
+    /// The implementation method of the lambda or method reference an `invokedynamic` call
+    /// site creates, if it is one.
+    pub fn lambda_impl(&self, indy: RefId) -> Option<(&str, &str, &str)> {
+        let attr: usize = self.member(indy).class.strip_prefix('#')?.parse().ok()?;
+        self.lambda_impls
+            .get(attr)?
+            .as_ref()
+            .map(|(c, n, d)| (&**c, &**n, &**d))
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| &*f.name == name)
+    }
+}
+
+/// A method named by class, name and descriptor (internal forms).
+pub type MethodName = (Box<str>, Box<str>, Box<str>);
+
+/// A field declared by a class.
+#[derive(Debug)]
+pub struct Field {
+    pub name: Box<str>,
+    pub desc: Box<str>,
+    pub access: u16,
 }
 
 /// A method of a class.
@@ -201,9 +232,11 @@ pub enum Op {
     GetStatic(RefId),
     PutStatic(RefId),
     Invoke(InvokeKind, RefId),
-    /// `invokedynamic`: pops `arg_slots`, pushes `ret_slots` of the call site descriptor.
+    /// `invokedynamic`: pops `arg_slots`, pushes `ret_slots` of the call site descriptor. The
+    /// [`MemberRef`]'s class is `#<bootstrap index>` (see [`Class::lambda_impl`]).
     InvokeDynamic(RefId),
-    New,
+    /// `new`: the [`MemberRef`] names the class (`name` is `<new>`).
+    New(RefId),
     /// `newarray`/`anewarray` (pop 1) or `multianewarray` (pop dims): push a fresh array.
     NewArray(u8),
     /// `checkcast`: a move.

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use crate::fxhash::FxHashMap;
 
-use cafebabe::attributes::{AttributeData, CodeData};
+use cafebabe::attributes::{AttributeData, BootstrapMethodEntry, CodeData};
 use cafebabe::bytecode::Opcode;
-use cafebabe::constant_pool::{Loadable, MemberRef as CbMemberRef};
+use cafebabe::constant_pool::{BootstrapArgument, Loadable, MemberRef as CbMemberRef};
 use thiserror::Error;
 
 use super::model::*;
@@ -76,9 +76,13 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
     }
     let mut source_file = None;
     let mut annotations = Vec::new();
+    let mut lambda_impls = Vec::new();
     for attr in &cf.attributes {
         match &attr.data {
             AttributeData::SourceFile(s) => source_file = Some(s.as_ref().into()),
+            AttributeData::BootstrapMethods(entries) => {
+                lambda_impls = entries.iter().map(lambda_impl).collect()
+            }
             AttributeData::RuntimeVisibleAnnotations(a)
             | AttributeData::RuntimeInvisibleAnnotations(a) => annotations.extend(
                 a.iter()
@@ -102,11 +106,39 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
         source_file,
         annotations,
         methods,
+        fields: cf
+            .fields
+            .iter()
+            .map(|f| Field {
+                name: f.name.as_ref().into(),
+                desc: f.descriptor.to_string().into_boxed_str(),
+                access: f.access_flags.bits(),
+            })
+            .collect(),
+        lambda_impls,
         refs: refs.refs,
         path: path.to_string(),
         library,
         lost: None,
     })
+}
+
+/// The implementation method of a `LambdaMetafactory` bootstrap entry (its second argument).
+fn lambda_impl(entry: &BootstrapMethodEntry) -> Option<MethodName> {
+    let bsm = &entry.method;
+    let is_lambda = &*bsm.class_name == "java/lang/invoke/LambdaMetafactory"
+        && matches!(&*bsm.member_ref.name, "metafactory" | "altMetafactory");
+    if !is_lambda {
+        return None;
+    }
+    match entry.arguments.get(1)? {
+        BootstrapArgument::MethodHandle(h) => Some((
+            h.class_name.as_ref().into(),
+            h.member_ref.name.as_ref().into(),
+            h.member_ref.descriptor.as_ref().into(),
+        )),
+        _ => None,
+    }
 }
 
 #[derive(Default)]
@@ -138,6 +170,28 @@ impl<'a> RefTable<'a> {
         self.index.insert((class, name, desc), id);
         id
     }
+    /// An `invokedynamic` call site, keyed by its bootstrap index (so sites with the same name
+    /// and type but different bootstraps stay apart). Not a method reference.
+    fn intern_owned(&mut self, site: String, name: &str, desc: &str) -> RefId {
+        if let Some(id) = self
+            .refs
+            .iter()
+            .position(|r| *r.class == *site && &*r.name == name && &*r.desc == desc)
+        {
+            return id as RefId;
+        }
+        let id = self.refs.len() as RefId;
+        self.refs.push(MemberRef {
+            class: site.into_boxed_str(),
+            name: name.into(),
+            desc: desc.into(),
+            arg_slots: descriptor_arg_slots(desc),
+            ret_slots: descriptor_ret_slots(desc),
+            is_method: false,
+        });
+        id
+    }
+
     fn member(&mut self, m: &'a CbMemberRef<'a>, is_method: bool) -> RefId {
         self.intern(
             &m.class_name,
@@ -221,13 +275,15 @@ fn convert_code<'a>(c: &'a CodeData<'a>, refs: &mut RefTable<'a>) -> Result<Code
             O::Invokespecial(m) => Op::Invoke(InvokeKind::Special, refs.member(m, true)),
             O::Invokestatic(m) => Op::Invoke(InvokeKind::Static, refs.member(m, true)),
             O::Invokeinterface(m, _) => Op::Invoke(InvokeKind::Interface, refs.member(m, true)),
-            O::Invokedynamic(d) => Op::InvokeDynamic(refs.intern(
-                "",
-                &d.name_and_type.name,
-                &d.name_and_type.descriptor,
-                true,
-            )),
-            O::New(_) => Op::New,
+            O::Invokedynamic(d) => {
+                let site = format!("#{}", d.attr_index);
+                Op::InvokeDynamic(refs.intern_owned(
+                    site,
+                    &d.name_and_type.name,
+                    &d.name_and_type.descriptor,
+                ))
+            }
+            O::New(class) => Op::New(refs.intern(class, "<new>", "", false)),
             O::Newarray(_) | O::Anewarray(_) => Op::NewArray(1),
             O::Multianewarray(_, dims) => Op::NewArray(*dims),
             O::Checkcast(_) => Op::CheckCast,

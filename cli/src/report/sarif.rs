@@ -60,26 +60,33 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
 /// - found under another absolute root: relative to that root, base id `SRCROOT<n>`;
 /// - not found: the package path from the class file (`pkg/Outer.java`).
 fn artifact(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> (String, Option<String>) {
-    let rel = Path::new(&d.file);
-    let Some(i) = d.source_root else {
+    artifact_of(&d.file, d.source_root, roots, cwd)
+}
+
+/// The artifact of a package-relative source file, found (or not) under source root `root`.
+fn artifact_of(
+    file: &str,
+    root: Option<usize>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+) -> (String, Option<String>) {
+    let rel = Path::new(file);
+    let Some(root_path) = root.and_then(|i| roots.get(i)) else {
         return (sarif::relative_uri(rel), None);
     };
-    let Some(root) = roots.get(i) else {
-        return (sarif::relative_uri(rel), None);
-    };
-    if root.is_relative() {
+    if root_path.is_relative() {
         return (
-            sarif::relative_uri(&root.join(rel)),
+            sarif::relative_uri(&root_path.join(rel)),
             Some(SRCROOT.to_string()),
         );
     }
-    if let Some(under) = cwd.and_then(|c| root.strip_prefix(c).ok()) {
+    if let Some(under) = cwd.and_then(|c| root_path.strip_prefix(c).ok()) {
         return (
             sarif::relative_uri(&under.join(rel)),
             Some(SRCROOT.to_string()),
         );
     }
-    (sarif::relative_uri(rel), Some(root_base_id(i)))
+    (sarif::relative_uri(rel), root.map(root_base_id))
 }
 
 fn root_base_id(i: usize) -> String {
@@ -100,6 +107,21 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
         logical: Some(logical.clone()),
         message,
     };
+    // A step in another file (a lock view of another class): its own artifact, no logical
+    // location of the finding's method.
+    let step_loc = |s: &crate::explain::Step| match &s.file {
+        None => loc(s.line, Some(s.message.clone())),
+        Some(f) => {
+            let (u, b) = artifact_of(f, d.source_root, roots, cwd);
+            sarif::Location {
+                uri: Some(u),
+                uri_base_id: b,
+                start_line: s.line,
+                logical: None,
+                message: Some(s.message.clone()),
+            }
+        }
+    };
     let related: Vec<sarif::Location> = d
         .steps
         .iter()
@@ -111,11 +133,13 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
         .iter()
         .enumerate()
         .map(|(i, s)| sarif::ThreadFlowStep {
-            location: loc(s.line, Some(s.message.clone())),
+            location: step_loc(s),
             kinds: vec![match s.kind {
                 StepKind::Read => "read",
                 StepKind::Stale => "release",
                 StepKind::Use => "use",
+                StepKind::Lock => "acquire",
+                StepKind::Access => "access",
             }
             .to_string()],
             nesting_level: Some(0),
@@ -132,7 +156,10 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
     {
         let label = match s.kind {
             StepKind::Read => "read",
-            _ => "went stale",
+            StepKind::Stale => "went stale",
+            StepKind::Lock => "lock view",
+            StepKind::Access => "access",
+            StepKind::Use => "use",
         };
         message.push_str(&format!(" [{label}]({})", i + 1));
     }

@@ -67,8 +67,13 @@ pub fn summary_line(out: &ScanOutput) -> String {
                 .join(", ")
         )
     };
+    let world = out
+        .stats
+        .world
+        .map(|w| format!("; threads: {w}"))
+        .unwrap_or_default();
     format!(
-        "stalecheck: {} finding(s){rules} in {} class(es), {} method(s); {} input problem(s)",
+        "stalecheck: {} finding(s){rules} in {} class(es), {} method(s); {} input problem(s){world}",
         out.diagnostics.len(),
         out.stats.classes,
         out.stats.methods,
@@ -98,16 +103,34 @@ fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
         .with_severity(severity(d.level));
     match source {
         Some(text) => {
-            let labels = d.steps.iter().filter_map(|st| {
-                let span = line_span(&text, st.line?)?;
-                let label = format!("{}: {}", step_name(st.kind), st.message);
-                Some(if st.kind == StepKind::Use {
-                    LabeledSpan::new_primary_with_span(Some(label), span)
-                } else {
-                    LabeledSpan::new_with_span(Some(label), span)
-                })
-            });
-            diag = diag.with_labels(labels).with_help(location);
+            let labels = d
+                .steps
+                .iter()
+                .filter(|st| st.file.is_none())
+                .filter_map(|st| {
+                    let span = line_span(&text, st.line?)?;
+                    let label = format!("{}: {}", step_name(st.kind), st.message);
+                    Some(if st.kind == StepKind::Use {
+                        LabeledSpan::new_primary_with_span(Some(label), span)
+                    } else {
+                        LabeledSpan::new_with_span(Some(label), span)
+                    })
+                });
+            let mut help = location;
+            for st in d.steps.iter().filter(|st| st.file.is_some()) {
+                let _ = write!(
+                    help,
+                    "\n{}:{} {}: {}",
+                    st.file.as_deref().unwrap_or(""),
+                    st.line.map(|l| l.to_string()).unwrap_or_else(|| "?".into()),
+                    step_name(st.kind),
+                    st.message
+                );
+            }
+            if !d.threads.is_empty() {
+                let _ = write!(help, "\nthreads: {}", d.threads.join("; "));
+            }
+            diag = diag.with_labels(labels).with_help(help);
             let name = d
                 .source
                 .as_deref()
@@ -118,6 +141,9 @@ fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
         }
         None => {
             let mut help = location;
+            if !d.threads.is_empty() {
+                let _ = write!(help, "\nthreads: {}", d.threads.join("; "));
+            }
             for st in &d.steps {
                 let _ = write!(
                     help,
@@ -139,6 +165,8 @@ fn step_name(k: StepKind) -> &'static str {
         StepKind::Read => "read",
         StepKind::Stale => "stale",
         StepKind::Use => "use",
+        StepKind::Lock => "lock",
+        StepKind::Access => "access",
     }
 }
 

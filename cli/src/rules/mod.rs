@@ -3,6 +3,7 @@
 //! `tool.driver.rules`.
 
 pub mod block_local_atomicity;
+pub mod method_consistency;
 pub mod stale_value;
 
 use serde::Serialize;
@@ -17,6 +18,8 @@ pub enum RuleId {
     StaleValue,
     #[serde(rename = "block-local-atomicity")]
     BlockLocalAtomicity,
+    #[serde(rename = "method-consistency")]
+    MethodConsistency,
 }
 
 /// Default severity of a rule's findings.
@@ -83,9 +86,29 @@ pub const RULES: &[RuleMeta] = &[
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
         precision: "medium",
     },
+    RuleMeta {
+        id: RuleId::MethodConsistency,
+        code: "method-consistency",
+        name: "MethodConsistency",
+        short: "A method accesses shared fields in critical sections whose lock views do not form a chain.",
+        full: "von Praun and Gross's method consistency: the fields a method accesses in its dynamic scope \
+               (its method view) are protected by locks whose views (the fields accessed under each \
+               acquisition) do not nest, in a program where other threads run concurrently. The method \
+               then reads or writes related state in separate critical sections, and a concurrent thread \
+               can change it in between: the method is not atomic.",
+        level: Level::Warning,
+        docs: include_str!("method_consistency.md"),
+        tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
+        precision: "medium",
+    },
 ];
 
 impl RuleId {
+    /// Whether the rule looks at the whole program (threads, views) rather than one method.
+    pub fn is_whole_program(self) -> bool {
+        matches!(self, RuleId::MethodConsistency)
+    }
+
     pub fn meta(self) -> &'static RuleMeta {
         // RULES holds every variant, in declaration order.
         &RULES[self as usize]
@@ -118,6 +141,12 @@ pub struct Finding {
 
 /// Run the enabled rules over one method, in one pass of the engine when both are enabled.
 pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>, EngineError> {
+    let rules: Vec<RuleId> = rules
+        .iter()
+        .copied()
+        .filter(|r| !r.is_whole_program())
+        .collect();
+    let rules = &rules[..];
     let caller = Caller {
         program: cx.program,
         class_id: cx.class_id,

@@ -1,0 +1,196 @@
+//! Per-method facts for the whole-program analyses, collected with the shared engine in a
+//! calling context: every field access and call with the regions held at it, and the regions
+//! the method opens.
+
+use super::fields::FieldTable;
+use crate::analysis::engine::{self, Analysis, EngineError, Frame, MethodCx, RegionEvent, StepCx};
+use crate::analysis::locks::{LockId, Sym, CALLER_SITE};
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::{InvokeKind, Op};
+use crate::program::{MethodId, Program};
+
+/// A field, program-wide (see [`FieldTable`]).
+pub type FieldId = u32;
+/// Access kinds, as bit flags.
+pub const READ: u8 = 1;
+pub const WRITE: u8 = 2;
+
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub at: u32,
+    pub field: FieldId,
+    pub kind: u8,
+    /// Sites of the regions of this method held at the access, outermost first.
+    pub held: Box<[u32]>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CallSite {
+    pub at: u32,
+    /// Possible callees with code (class-hierarchy analysis, bounded).
+    pub targets: Vec<MethodId>,
+    pub held: Box<[u32]>,
+    /// The call is on `this` while this method holds the lock of `this`: the callee runs with
+    /// it held (its `synchronized` is re-entry).
+    pub this_held: bool,
+}
+
+/// What one method does, in one calling context.
+#[derive(Debug, Default)]
+pub struct Facts {
+    pub accesses: Vec<Access>,
+    pub calls: Vec<CallSite>,
+    /// Acquisition sites of the regions this method opens (not re-entry), in code order.
+    pub regions: Vec<u32>,
+    /// The method calls `Object.wait` or `Condition.await*`.
+    pub waits: bool,
+    /// Analysis of the method failed (left out of the views).
+    pub failed: Option<String>,
+}
+
+/// Most implementations of a virtual call followed by class-hierarchy analysis.
+const MAX_TARGETS: usize = 16;
+
+/// Compute the facts of `id` when its caller holds `this` (`this_held`) or not.
+pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) -> Facts {
+    let class = p.class(id.class);
+    let method = p.method(id);
+    let Some(code) = &method.code else {
+        return Facts::default();
+    };
+    let cfg = Cfg::build(code);
+    let cx = MethodCx {
+        program: p,
+        this_held,
+        class_id: id.class,
+        class,
+        method,
+        code,
+        cfg: &cfg,
+    };
+    let in_initializer = matches!(&*method.name, "<init>" | "<clinit>");
+    let mut c = Collector {
+        p,
+        fields,
+        id,
+        in_initializer,
+        facts: Facts::default(),
+    };
+    let result: Result<(), EngineError> = engine::run(&cx, &mut c);
+    let mut facts = c.facts;
+    if let Err(e) = result {
+        facts = Facts {
+            failed: Some(e.to_string()),
+            ..Facts::default()
+        };
+    }
+    facts.regions.sort_unstable();
+    facts.regions.dedup();
+    facts
+}
+
+/// Possible callees of a call: the resolved method and, for virtual calls, the bounded set of
+/// overriding implementations.
+pub fn call_targets(p: &Program, class_id: u32, r: u32, kind: InvokeKind) -> Vec<MethodId> {
+    let Some(t) = p.resolved(class_id, r) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if p.method(t).code.is_some() {
+        out.push(t);
+    }
+    if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+        if let Some(impls) = p.implementations(t, MAX_TARGETS) {
+            out.extend(impls);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+struct Collector<'a> {
+    p: &'a Program,
+    fields: &'a FieldTable,
+    id: MethodId,
+    in_initializer: bool,
+    facts: Facts,
+}
+
+impl Analysis for Collector<'_> {
+    type V = ();
+
+    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
+    fn transfer(&mut self, _: &StepCx, _: &mut [()]) {}
+    fn region(&mut self, _: RegionEvent, _: &mut ()) {}
+
+    fn observe(&mut self, at: u32, frame: &Frame<()>) {
+        let class = self.p.class(self.id.class);
+        let method = self.p.method(self.id);
+        let Some(code) = &method.code else { return };
+        let held: Box<[u32]> = frame
+            .locks
+            .held
+            .iter()
+            .map(|h| h.site)
+            .filter(|&s| s != CALLER_SITE)
+            .collect();
+        for &s in held.iter() {
+            self.facts.regions.push(s);
+        }
+        match code.insns[at as usize].op {
+            Op::GetField(r) | Op::GetStatic(r) | Op::PutField(r) | Op::PutStatic(r) => {
+                if self.in_initializer {
+                    return;
+                }
+                let m = class.member(r);
+                let Some(field) = self.fields.id_of(self.p, &m.class, &m.name) else {
+                    return;
+                };
+                let kind = match code.insns[at as usize].op {
+                    Op::GetField(_) | Op::GetStatic(_) => READ,
+                    _ => WRITE,
+                };
+                self.facts.accesses.push(Access {
+                    at,
+                    field,
+                    kind,
+                    held,
+                });
+            }
+            Op::Invoke(kind, r) => {
+                let m = class.member(r);
+                if &*m.name == "wait" || m.name.starts_with("await") {
+                    self.facts.waits = true;
+                }
+                if &*m.name == "<init>" {
+                    // Constructors touch an object no other thread sees yet.
+                    return;
+                }
+                let targets = call_targets(self.p, self.id.class, r, kind);
+                if targets.is_empty() {
+                    return;
+                }
+                let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
+                let receiver = if kind == InvokeKind::Static {
+                    Sym::Unknown
+                } else {
+                    frame
+                        .stack
+                        .len()
+                        .checked_sub(nargs)
+                        .and_then(|i| frame.stack.get(i))
+                        .map_or(Sym::Unknown, |s| s.sym)
+                };
+                let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
+                self.facts.calls.push(CallSite {
+                    at,
+                    targets,
+                    held,
+                    this_held,
+                });
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! The thread model: abstract threads, their entry methods, and how many instances each stands
+//! for.
+//!
+//! Closed world: `main` methods; `run()` of `Thread` subclasses that are constructed (when the
+//! program starts threads at all); `Runnable`/`Callable`/`Supplier`/`TimerTask` objects, lambdas
+//! and method references passed to `Thread` constructors, executors, `CompletableFuture.*Async`,
+//! timers and scheduled executors. A thread created in a loop or at several sites, or handed to an
+//! executor, stands for many concurrent instances (concurrent with itself).
+//!
+//! Open world (no entry point found, or asked for): every public method of a scanned class that
+//! synchronizes (or is annotated `@ThreadSafe`) may be called by many concurrent threads; they
+//! form one abstract thread with many instances.
+
+use rayon::prelude::*;
+
+use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx};
+use crate::analysis::locks::Sym;
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::{acc, InvokeKind, Op};
+use crate::program::{MethodId, Program};
+
+/// One abstract thread.
+#[derive(Debug, Clone)]
+pub struct AbstractThread {
+    pub name: String,
+    pub entries: Vec<MethodId>,
+    /// Stands for several concurrent instances.
+    pub many: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum World {
+    /// Threads come from the program's entry points.
+    Closed,
+    /// No entry point was found: public methods of synchronizing classes are entry points.
+    OpenNoEntryPoint,
+    /// `--open-world` was given.
+    OpenRequested,
+}
+
+impl World {
+    pub fn describe(self) -> &'static str {
+        match self {
+            World::Closed => "closed world (threads from main methods and thread starts)",
+            World::OpenNoEntryPoint => {
+                "open world (no entry point found: public methods of synchronizing classes)"
+            }
+            World::OpenRequested => {
+                "open world (--open-world: public methods of synchronizing classes)"
+            }
+        }
+    }
+}
+
+/// Calls that hand a task to another thread: `(class, method, hands to many threads)`.
+const TASK_SINKS: &[(&str, &str, bool)] = &[
+    ("java/lang/Thread", "<init>", false),
+    ("java/util/concurrent/Executor", "execute", true),
+    ("java/util/concurrent/ExecutorService", "execute", true),
+    ("java/util/concurrent/ExecutorService", "submit", true),
+    (
+        "java/util/concurrent/AbstractExecutorService",
+        "submit",
+        true,
+    ),
+    ("java/util/concurrent/ThreadPoolExecutor", "execute", true),
+    ("java/util/concurrent/ThreadPoolExecutor", "submit", true),
+    (
+        "java/util/concurrent/ScheduledExecutorService",
+        "schedule",
+        true,
+    ),
+    (
+        "java/util/concurrent/ScheduledExecutorService",
+        "scheduleAtFixedRate",
+        true,
+    ),
+    (
+        "java/util/concurrent/ScheduledExecutorService",
+        "scheduleWithFixedDelay",
+        true,
+    ),
+    (
+        "java/util/concurrent/ScheduledThreadPoolExecutor",
+        "schedule",
+        true,
+    ),
+    ("java/util/concurrent/ForkJoinPool", "execute", true),
+    ("java/util/concurrent/ForkJoinPool", "submit", true),
+    ("java/util/concurrent/CompletableFuture", "runAsync", true),
+    (
+        "java/util/concurrent/CompletableFuture",
+        "supplyAsync",
+        true,
+    ),
+    ("java/util/Timer", "schedule", true),
+    ("java/util/Timer", "scheduleAtFixedRate", true),
+];
+
+/// Task interfaces and the method a thread runs: `(name, descriptor)`.
+const TASK_METHODS: &[(&str, &str)] = &[
+    ("run", "()V"),
+    ("call", "()Ljava/lang/Object;"),
+    ("get", "()Ljava/lang/Object;"),
+];
+
+/// Find the abstract threads.
+pub fn find(
+    p: &Program,
+    open_world: bool,
+    thread_safe_annotations: &[String],
+) -> (Vec<AbstractThread>, World) {
+    if !open_world {
+        let threads = closed_world(p);
+        if !threads.is_empty() {
+            return (threads, World::Closed);
+        }
+    }
+    let world = if open_world {
+        World::OpenRequested
+    } else {
+        World::OpenNoEntryPoint
+    };
+    (open_world_threads(p, thread_safe_annotations), world)
+}
+
+fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<AbstractThread> {
+    let mut entries = Vec::new();
+    for (ci, c) in p.classes.iter().enumerate() {
+        if c.library || c.is_interface() {
+            continue;
+        }
+        let annotated = c.annotations.iter().any(|a| {
+            thread_safe_annotations
+                .iter()
+                .any(|n| crate::bytecode::annotation_simple_name(a) == n)
+        });
+        let synchronizes = c.methods.iter().enumerate().any(|(mi, m)| {
+            m.is_synchronized()
+                || m.code
+                    .as_ref()
+                    .is_some_and(|code| code.insns.iter().any(|i| matches!(i.op, Op::MonitorEnter)))
+                || p.summary(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
+                .locks
+        });
+        if !(annotated || synchronizes) {
+            continue;
+        }
+        for (mi, m) in c.methods.iter().enumerate() {
+            let public = m.access & 0x0001 != 0;
+            if public
+                && m.code.is_some()
+                && !m.name.starts_with('<')
+                && m.access & acc::SYNTHETIC == 0
+            {
+                entries.push(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                });
+            }
+        }
+    }
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    vec![AbstractThread {
+        name: "any caller (open world)".to_string(),
+        entries,
+        many: true,
+    }]
+}
+
+/// A task handed to a thread: its entry method and where it was created.
+#[derive(Debug, Clone)]
+struct Spawn {
+    entry: MethodId,
+    site: (MethodId, u32),
+    in_loop: bool,
+    many: bool,
+    label: String,
+}
+
+fn closed_world(p: &Program) -> Vec<AbstractThread> {
+    let mut threads = Vec::new();
+    for (ci, c) in p.classes.iter().enumerate() {
+        if c.library {
+            continue;
+        }
+        for (mi, m) in c.methods.iter().enumerate() {
+            if &*m.name == "main"
+                && &*m.descriptor == "([Ljava/lang/String;)V"
+                && m.is_static()
+                && m.code.is_some()
+            {
+                threads.push(AbstractThread {
+                    name: format!("main ({}.main)", c.dotted_name()),
+                    entries: vec![MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    }],
+                    many: false,
+                });
+            }
+        }
+    }
+    let starts_threads = p.classes.iter().any(|c| {
+        c.methods
+            .iter()
+            .filter_map(|m| m.code.as_ref())
+            .any(|code| {
+                code.insns.iter().any(|i| match i.op {
+                    Op::Invoke(_, r) => {
+                        let m = c.member(r);
+                        &*m.name == "start"
+                            && &*m.desc == "()V"
+                            && p.is_subclass_of(&m.class, "java/lang/Thread")
+                    }
+                    _ => false,
+                })
+            })
+    });
+    // Methods that create tasks: found by a linear scan, then a dataflow run for the receivers.
+    let candidates: Vec<MethodId> = p
+        .classes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.library)
+        .flat_map(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let code = m.code.as_ref()?;
+                let spawns = code.insns.iter().any(|i| match i.op {
+                    Op::Invoke(_, r) => {
+                        let m = c.member(r);
+                        TASK_SINKS.iter().any(|(_, n, _)| *n == &*m.name)
+                            || (&*m.name == "<init>"
+                                && p.is_subclass_of(&m.class, "java/lang/Thread"))
+                    }
+                    _ => false,
+                });
+                spawns.then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
+            })
+        })
+        .collect();
+    let spawns: Vec<Spawn> = candidates
+        .par_iter()
+        .flat_map_iter(|&id| spawns_in(p, id, starts_threads))
+        .collect();
+    // Group by entry method: one abstract thread per task entry.
+    let mut by_entry: Vec<(MethodId, Vec<Spawn>)> = Vec::new();
+    for s in spawns {
+        match by_entry.iter_mut().find(|(e, _)| *e == s.entry) {
+            Some((_, v)) => v.push(s),
+            None => by_entry.push((s.entry, vec![s])),
+        }
+    }
+    for (entry, sites) in by_entry {
+        let mut distinct: Vec<(MethodId, u32)> = sites.iter().map(|s| s.site).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let many = distinct.len() > 1 || sites.iter().any(|s| s.in_loop || s.many);
+        let label = &sites[0].label;
+        threads.push(AbstractThread {
+            name: format!("{label}{}", if many { " (many instances)" } else { "" }),
+            entries: vec![entry],
+            many,
+        });
+    }
+    threads
+}
+
+/// The tasks a method hands to threads.
+fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
+    let class = p.class(id.class);
+    let method = p.method(id);
+    let Some(code) = &method.code else {
+        return Vec::new();
+    };
+    let cfg = Cfg::build(code);
+    let cx = MethodCx {
+        program: p,
+        this_held: false,
+        class_id: id.class,
+        class,
+        method,
+        code,
+        cfg: &cfg,
+    };
+    let mut finder = Finder {
+        p,
+        id,
+        cfg: &cfg,
+        starts_threads,
+        found: Vec::new(),
+    };
+    if engine::run(&cx, &mut finder).is_err() {
+        return Vec::new();
+    }
+    finder.found
+}
+
+struct Finder<'a> {
+    p: &'a Program,
+    id: MethodId,
+    cfg: &'a Cfg,
+    starts_threads: bool,
+    found: Vec<Spawn>,
+}
+
+impl Finder<'_> {
+    /// The entry method of the task a register holds: a `new` of a task class, or a lambda.
+    fn task_of(&self, sym: Sym) -> Option<(MethodId, String)> {
+        let Sym::Value(at) = sym else { return None };
+        let class = self.p.class(self.id.class);
+        let code = self.p.method(self.id).code.as_ref()?;
+        match code.insns.get(at as usize)?.op {
+            Op::New(r) => {
+                let task_class = &*class.member(r).class;
+                let entry = TASK_METHODS
+                    .iter()
+                    .find_map(|(n, d)| self.p.resolve(task_class, n, d))?;
+                self.p.method(entry).code.as_ref()?;
+                Some((
+                    entry,
+                    format!(
+                        "task {}.{}",
+                        task_class.replace('/', "."),
+                        self.p.method(entry).name
+                    ),
+                ))
+            }
+            Op::InvokeDynamic(r) => {
+                let (c, n, d) = class.lambda_impl(r)?;
+                let entry = self.p.resolve(c, n, d)?;
+                self.p.method(entry).code.as_ref()?;
+                Some((entry, format!("lambda {}.{}", c.replace('/', "."), n)))
+            }
+            _ => None,
+        }
+    }
+
+    fn in_loop(&self, at: u32) -> bool {
+        let start = self.cfg.block_of[at as usize];
+        let mut seen = vec![false; self.cfg.blocks.len()];
+        let mut stack: Vec<u32> = self.cfg.blocks[start as usize].succs.clone();
+        while let Some(b) = stack.pop() {
+            if b == start {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[b as usize], true) {
+                stack.extend(self.cfg.blocks[b as usize].succs.iter().copied());
+            }
+        }
+        false
+    }
+}
+
+impl Analysis for Finder<'_> {
+    type V = ();
+
+    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
+    fn transfer(&mut self, _: &StepCx, _: &mut [()]) {}
+    fn region(&mut self, _: RegionEvent, _: &mut ()) {}
+
+    fn observe(&mut self, at: u32, frame: &Frame<()>) {
+        let class = self.p.class(self.id.class);
+        let Some(code) = &self.p.method(self.id).code else {
+            return;
+        };
+        let Op::Invoke(kind, r) = code.insns[at as usize].op else {
+            return;
+        };
+        let m = class.member(r);
+        let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
+        let Some(first) = frame.stack.len().checked_sub(nargs) else {
+            return;
+        };
+        let line = code
+            .line_of(at)
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
+        let site_label = format!("{}{}", crate::explain::source_path(class), line);
+        // `new T()` of a Thread subclass: its run().
+        if &*m.name == "<init>"
+            && kind == InvokeKind::Special
+            && self.starts_threads
+            && &*m.class != "java/lang/Thread"
+            && self.p.is_subclass_of(&m.class, "java/lang/Thread")
+        {
+            {
+                if let Some(entry) = self
+                    .p
+                    .resolve(&m.class, "run", "()V")
+                    .filter(|&e| self.p.method(e).code.is_some())
+                {
+                    self.found.push(Spawn {
+                        entry,
+                        site: (self.id, at),
+                        in_loop: self.in_loop(at),
+                        many: false,
+                        label: format!(
+                            "thread {}.run (created at {site_label})",
+                            m.class.replace('/', ".")
+                        ),
+                    });
+                }
+                return;
+            }
+        }
+        let Some(&(_, _, many)) = TASK_SINKS
+            .iter()
+            .find(|(c, n, _)| *n == &*m.name && self.p.is_subclass_of(&m.class, c))
+        else {
+            return;
+        };
+        if &*m.name == "<init>" && !self.starts_threads {
+            return;
+        }
+        for slot in &frame.stack[first..] {
+            if let Some((entry, what)) = self.task_of(slot.sym) {
+                self.found.push(Spawn {
+                    entry,
+                    site: (self.id, at),
+                    in_loop: self.in_loop(at),
+                    many,
+                    label: format!("{what} (started at {site_label})"),
+                });
+            }
+        }
+    }
+}

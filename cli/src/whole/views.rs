@@ -1,0 +1,508 @@
+//! Lock views and method views (von Praun and Gross), per abstract thread.
+//!
+//! The program is explored from the threads' entry methods as a graph of `(method, this held
+//! by the caller)` nodes, so a callee's `synchronized` is re-entry when its caller already holds
+//! the receiver's lock (and then opens no lock view). Each node's facts come from the shared
+//! engine. The dynamic scope of a node is its accesses and those of everything it calls (one
+//! pass over recursion, as in the paper: cycles share their scope).
+//!
+//! - A *lock view* is the set of fields read (r) or updated (u: written, or read and written) in
+//!   the dynamic scope of one non-reentrant acquisition.
+//! - A *method view* is the set of fields accessed in the dynamic scope of a method whose scope
+//!   synchronizes; it holds both an r and a u entry for each.
+
+use rayon::prelude::*;
+
+use super::facts::{self, Facts, FieldId, READ, WRITE};
+use super::fields::FieldTable;
+use super::threads::AbstractThread;
+use crate::analysis::locks::METHOD_SITE;
+use crate::fxhash::FxHashMap;
+use crate::program::{MethodId, Program};
+
+/// A node of the explored program: a method in a calling context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node {
+    pub method: MethodId,
+    pub this_held: bool,
+}
+
+/// A set of fields with access flags, sorted by field.
+pub type FieldSet = Vec<(FieldId, u8)>;
+
+/// One lock view.
+#[derive(Debug)]
+pub struct LockView {
+    pub node: usize,
+    /// Acquisition site in the node's method (`METHOD_SITE` for a synchronized method).
+    pub site: u32,
+    /// Each field once: `READ` (r) or `WRITE` (u).
+    pub fields: FieldSet,
+}
+
+/// Everything the method-consistency check needs.
+pub struct Views {
+    pub nodes: Vec<Node>,
+    pub facts: Vec<Facts>,
+    /// Callee node indices of each node.
+    pub edges: Vec<Vec<usize>>,
+    /// Dynamic scope of each strongly connected component, restricted to the fields that occur
+    /// in some lock view (no other field can make views overlap); see [`Views::scope`].
+    comp_scope: Vec<FieldSet>,
+    /// Component of each node.
+    comp: Vec<usize>,
+    /// Lock views opened by each node.
+    pub views_of: Vec<Vec<usize>>,
+    /// The node executes subordinate synchronization: a lock acquisition below its own
+    /// `synchronized` (in its body or a callee), or a `wait`. Only such nodes have a method
+    /// view (the paper's footnote 1).
+    pub synchronizes: Vec<bool>,
+    /// Threads reaching each node (indices into `threads`), sorted.
+    pub reached_by: Vec<Vec<u32>>,
+    pub lock_views: Vec<LockView>,
+    pub threads: Vec<AbstractThread>,
+    pub fields: FieldTable,
+}
+
+impl Views {
+    /// The dynamic scope of a node, restricted to fields that occur in lock views.
+    pub fn scope(&self, n: usize) -> &FieldSet {
+        &self.comp_scope[self.comp[n]]
+    }
+}
+
+/// Merge `b` into the sorted set `a`.
+pub fn union_into(a: &mut FieldSet, b: &[(FieldId, u8)]) {
+    if b.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(&(fa, ka)), Some(&(fb, kb))) if fa == fb => {
+                out.push((fa, ka | kb));
+                i += 1;
+                j += 1;
+            }
+            (Some(&(fa, ka)), Some(&(fb, _))) if fa < fb => {
+                out.push((fa, ka));
+                i += 1;
+            }
+            (Some(_), Some(&(fb, kb))) => {
+                out.push((fb, kb));
+                j += 1;
+            }
+            (Some(&x), None) => {
+                out.push(x);
+                i += 1;
+            }
+            (None, Some(&y)) => {
+                out.push(y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    *a = out;
+}
+
+/// Build the views of the program for the given threads.
+pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
+    let timing = std::env::var_os("STALECHECK_TIMINGS").is_some();
+    let t0 = std::time::Instant::now();
+    let fields = FieldTable::new(p);
+    // Explore the reachable nodes level by level, computing facts in parallel.
+    let mut index: FxHashMap<Node, usize> = FxHashMap::default();
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut frontier: Vec<Node> = Vec::new();
+    for t in &threads {
+        for &e in &t.entries {
+            let n = Node {
+                method: e,
+                this_held: false,
+            };
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(n) {
+                e.insert(nodes.len());
+                nodes.push(n);
+                frontier.push(n);
+            }
+        }
+    }
+    let mut facts: Vec<Facts> = Vec::new();
+    while !frontier.is_empty() {
+        let computed: Vec<Facts> = frontier
+            .par_iter()
+            .map(|n| facts::collect(p, &fields, n.method, n.this_held))
+            .collect();
+        let mut next = Vec::new();
+        for f in &computed {
+            for c in &f.calls {
+                for &t in &c.targets {
+                    let n = Node {
+                        method: t,
+                        this_held: c.this_held,
+                    };
+                    if let std::collections::hash_map::Entry::Vacant(e) = index.entry(n) {
+                        e.insert(nodes.len());
+                        nodes.push(n);
+                        next.push(n);
+                    }
+                }
+            }
+        }
+        facts.extend(computed);
+        frontier = next;
+    }
+    let edges: Vec<Vec<usize>> = facts
+        .iter()
+        .map(|f| {
+            let mut e: Vec<usize> = f
+                .calls
+                .iter()
+                .flat_map(|c| {
+                    c.targets.iter().map(move |&t| Node {
+                        method: t,
+                        this_held: c.this_held,
+                    })
+                })
+                .filter_map(|n| index.get(&n).copied())
+                .collect();
+            e.sort_unstable();
+            e.dedup();
+            e
+        })
+        .collect();
+    if timing {
+        eprintln!(
+            "timings: views: {} nodes explored in {:?}",
+            nodes.len(),
+            t0.elapsed()
+        );
+    }
+    let comp = tarjan(&edges);
+    // Lock views need the full scope of what is called while a lock is held: compute it for the
+    // closure of those callees only.
+    let mut under_lock = vec![false; nodes.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (v, f) in facts.iter().enumerate() {
+        for c in f.calls.iter().filter(|c| !c.held.is_empty()) {
+            for &t in &c.targets {
+                if let Some(&w) = index.get(&Node {
+                    method: t,
+                    this_held: c.this_held,
+                }) {
+                    stack.push(w);
+                }
+            }
+        }
+        let _ = v;
+    }
+    while let Some(v) = stack.pop() {
+        if !std::mem::replace(&mut under_lock[v], true) {
+            stack.extend(edges[v].iter().copied());
+        }
+    }
+    let full = scopes(&facts, &edges, &comp, &under_lock, None);
+    if timing {
+        let total: usize = full.iter().map(|s| s.len()).sum();
+        eprintln!(
+            "timings: views: scopes under locks ({total} entries) at {:?}",
+            t0.elapsed()
+        );
+    }
+    let synchronizes = subordinate_sync(&facts, &edges, &comp);
+    let reached_by = reach(&threads, &index, &edges, nodes.len());
+    let node_of = |n: Node| index.get(&n).copied();
+    let full_ref = &full;
+    let comp_ref = &comp;
+    let lock_views: Vec<LockView> = facts
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ni, f)| {
+            f.regions.iter().map(move |&site| {
+                let mut set: FieldSet = flagged(
+                    f.accesses
+                        .iter()
+                        .filter(|a| a.held.contains(&site))
+                        .map(|a| (a.field, a.kind)),
+                );
+                for c in f.calls.iter().filter(|c| c.held.contains(&site)) {
+                    for &t in &c.targets {
+                        if let Some(cn) = node_of(Node {
+                            method: t,
+                            this_held: c.this_held,
+                        }) {
+                            union_into(&mut set, &full_ref[comp_ref[cn]]);
+                        }
+                    }
+                }
+                // One entry per field: r when only read, u when written.
+                for e in set.iter_mut() {
+                    e.1 = if e.1 & WRITE != 0 { WRITE } else { READ };
+                }
+                LockView {
+                    node: ni,
+                    site,
+                    fields: set,
+                }
+            })
+        })
+        .filter(|v| !v.fields.is_empty())
+        .collect();
+    drop(full);
+    // Method views only matter on fields some lock view has.
+    let mut relevant = vec![false; fields.len()];
+    for lv in &lock_views {
+        for &(f, _) in &lv.fields {
+            relevant[f as usize] = true;
+        }
+    }
+    let all = vec![true; nodes.len()];
+    let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant));
+    let mut views_of = vec![Vec::new(); nodes.len()];
+    for (i, lv) in lock_views.iter().enumerate() {
+        views_of[lv.node].push(i);
+    }
+    if timing {
+        eprintln!(
+            "timings: views: {} lock views at {:?}",
+            lock_views.len(),
+            t0.elapsed()
+        );
+    }
+    if timing {
+        let total: usize = comp_scope.iter().map(|s| s.len()).sum();
+        eprintln!(
+            "timings: views: relevant scopes ({total} entries) at {:?}",
+            t0.elapsed()
+        );
+    }
+    Views {
+        nodes,
+        facts,
+        edges,
+        comp_scope,
+        comp,
+        views_of,
+        synchronizes,
+        reached_by,
+        lock_views,
+        threads,
+        fields,
+    }
+}
+
+/// Sorted, merged `(field, flags)` from unsorted accesses.
+fn flagged(it: impl Iterator<Item = (FieldId, u8)>) -> FieldSet {
+    let mut d: Vec<(FieldId, u8)> = it.collect();
+    d.sort_unstable();
+    let mut merged: FieldSet = Vec::with_capacity(d.len());
+    for (fid, k) in d {
+        match merged.last_mut() {
+            Some((last, lk)) if *last == fid => *lk |= k,
+            _ => merged.push((fid, k)),
+        }
+    }
+    merged
+}
+
+/// Dynamic scopes per strongly connected component (recursion shares one scope): a component's
+/// accesses and its callees'. Only components with a member in `wanted` are computed (`wanted`
+/// must be closed under calls); `keep` restricts the fields.
+fn scopes(
+    facts: &[Facts],
+    edges: &[Vec<usize>],
+    comp: &[usize],
+    wanted: &[bool],
+    keep: Option<&[bool]>,
+) -> Vec<FieldSet> {
+    let ncomp = comp.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (v, &c) in comp.iter().enumerate() {
+        if wanted[v] {
+            members[c].push(v);
+        }
+    }
+    let kept = |f: FieldId| keep.is_none_or(|k| k[f as usize]);
+    // Tarjan numbers components in reverse topological order: callees first.
+    let mut comp_scope: Vec<FieldSet> = vec![Vec::new(); ncomp];
+    for c in 0..ncomp {
+        let mut set: FieldSet = Vec::new();
+        for &v in &members[c] {
+            let local = flagged(
+                facts[v]
+                    .accesses
+                    .iter()
+                    .filter(|a| kept(a.field))
+                    .map(|a| (a.field, a.kind)),
+            );
+            union_into(&mut set, &local);
+            for &w in &edges[v] {
+                if comp[w] != c {
+                    let other = std::mem::take(&mut comp_scope[comp[w]]);
+                    union_into(&mut set, &other);
+                    comp_scope[comp[w]] = other;
+                }
+            }
+        }
+        comp_scope[c] = set;
+    }
+    comp_scope
+}
+
+/// Whether each node synchronizes below its own method-level lock (see
+/// [`Views::synchronizes`]).
+fn subordinate_sync(facts: &[Facts], edges: &[Vec<usize>], comp: &[usize]) -> Vec<bool> {
+    let own = |v: usize| own_subordinate(&facts[v]);
+    // `any[v]`: v or a callee takes any lock at all (its own `synchronized` included).
+    let ncomp = comp.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (v, &c) in comp.iter().enumerate() {
+        members[c].push(v);
+    }
+    let mut comp_any = vec![false; ncomp];
+    for c in 0..ncomp {
+        comp_any[c] = members[c].iter().any(|&v| {
+            !facts[v].regions.is_empty()
+                || facts[v].waits
+                || edges[v].iter().any(|&w| comp[w] != c && comp_any[comp[w]])
+        });
+    }
+    (0..facts.len())
+        .map(|v| own(v) || edges[v].iter().any(|&w| comp_any[comp[w]]))
+        .collect()
+}
+
+/// A method synchronizes below its own whole-body lock: it waits, opens two regions or more,
+/// or opens one that does not cover everything it does (a `synchronized (this)` around the
+/// whole body counts like `synchronized`).
+fn own_subordinate(f: &Facts) -> bool {
+    let own: Vec<u32> = f
+        .regions
+        .iter()
+        .copied()
+        .filter(|&s| s != METHOD_SITE)
+        .collect();
+    match own.len() {
+        0 => f.waits,
+        1 => {
+            f.waits
+                || f.accesses.iter().any(|a| !a.held.contains(&own[0]))
+                || f.calls.iter().any(|c| !c.held.contains(&own[0]))
+        }
+        _ => true,
+    }
+}
+
+/// Tarjan's strongly connected components, iterative. Returns the component of each node,
+/// numbered in reverse topological order (a component's successors have smaller numbers).
+fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
+    let n = edges.len();
+    const NONE: usize = usize::MAX;
+    let mut index = vec![NONE; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut comp = vec![NONE; n];
+    let mut next_index = 0;
+    let mut next_comp = 0;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next_index;
+        low[root] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = call.last_mut() {
+            if *k < edges[v].len() {
+                let w = edges[v][*k];
+                *k += 1;
+                if index[w] == NONE {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = next_comp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    next_comp += 1;
+                }
+            }
+        }
+    }
+    comp
+}
+
+/// Which threads reach each node.
+fn reach(
+    threads: &[AbstractThread],
+    index: &FxHashMap<Node, usize>,
+    edges: &[Vec<usize>],
+    n: usize,
+) -> Vec<Vec<u32>> {
+    let mut reached: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (ti, t) in threads.iter().enumerate() {
+        let mut seen = vec![false; n];
+        let mut stack: Vec<usize> = t
+            .entries
+            .iter()
+            .filter_map(|&e| {
+                index
+                    .get(&Node {
+                        method: e,
+                        this_held: false,
+                    })
+                    .copied()
+            })
+            .collect();
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            reached[v].push(ti as u32);
+            stack.extend(edges[v].iter().copied());
+        }
+    }
+    reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_merges_flags() {
+        let mut a: FieldSet = vec![(1, READ), (4, WRITE)];
+        union_into(&mut a, &[(1, WRITE), (2, READ), (9, READ)]);
+        assert_eq!(a, vec![(1, READ | WRITE), (2, READ), (4, WRITE), (9, READ)]);
+    }
+
+    #[test]
+    fn tarjan_orders_callees_first() {
+        // 0 -> 1 -> 2 -> 1 (cycle), 0 -> 3
+        let edges = vec![vec![1, 3], vec![2], vec![1], vec![]];
+        let c = tarjan(&edges);
+        assert_eq!(c[1], c[2]);
+        assert!(c[1] < c[0] && c[3] < c[0]);
+        assert_ne!(c[3], c[1]);
+    }
+}
