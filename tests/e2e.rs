@@ -1037,12 +1037,15 @@ fn a_panic_in_one_method_is_contained_and_reported() {
     let dir = common::scratch_dir("panic");
     let classes = class_dir(&dir, "classes", &[BUGGY_CLASS, "e2e/lib/Lib.class"]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_stalecheck"))
+        // The per-method rules: the injected panic is in their per-method analysis.
         .args([
             "scan",
             classes.to_str().unwrap(),
             "--format",
             "json",
             "--no-progress",
+            "--rules",
+            "stale-value,block-local-atomicity",
         ])
         .env("STALECHECK_DEBUG_PANIC", "e2e.Buggy.inc")
         .output()

@@ -161,38 +161,19 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
 
     let t4 = Instant::now();
     if opts.rules.iter().any(|r| r.is_whole_program()) {
-        let (threads, world) = threads::find(
-            &program,
-            opts.config.open_world,
-            &opts.config.thread_safe_annotations,
-        );
-        stats.world = Some(world.describe());
-        stats.threads = threads.iter().map(|t| t.name.clone()).collect();
-        let views = views::build(&program, threads);
-        for (i, f) in views.facts.iter().enumerate() {
-            if let Some(reason) = &f.failed {
-                let n = views.nodes[i];
-                let c = program.class(n.method.class);
-                problems.push(InputProblem::error(
-                    c.path.clone(),
-                    format!(
-                        "method {}.{} was left out of the views: {reason}",
-                        c.dotted_name(),
-                        program.method(n.method).name
-                    ),
-                ));
+        // One panic here must not lose the per-method findings: contain it like a method's.
+        let whole = catch_unwind(AssertUnwindSafe(|| whole_program(&program, opts)));
+        match whole {
+            Ok((found, world, threads, failed)) => {
+                diagnostics.extend(found);
+                stats.world = Some(world);
+                stats.threads = threads;
+                problems.extend(failed);
             }
-        }
-        if opts.rules.contains(&RuleId::MethodConsistency) {
-            diagnostics.extend(
-                rules::method_consistency::check(&program, &views)
-                    .into_iter()
-                    .filter(|d| {
-                        program
-                            .class_index(&d.class.replace('.', "/"))
-                            .is_some_and(|c| !program.class(c).library)
-                    }),
-            );
+            Err(panic) => problems.push(InputProblem::error(
+                "(whole program)",
+                format!("internal error in the whole-program analysis: {}; the other rules' findings are kept", panic_message(&panic)),
+            )),
         }
     }
     stats.whole_program_time = t4.elapsed();
@@ -212,6 +193,62 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         problems,
         stats,
     }
+}
+
+/// The whole-program rules: threads, views, and their checks. Returns the diagnostics (in
+/// scanned classes only), the world description, the thread names, and methods left out.
+fn whole_program(
+    program: &Program,
+    opts: &ScanOptions,
+) -> (
+    Vec<Diagnostic>,
+    &'static str,
+    Vec<String>,
+    Vec<InputProblem>,
+) {
+    let (threads, world) = threads::find(
+        program,
+        opts.config.open_world,
+        &opts.config.thread_safe_annotations,
+    );
+    let names = threads.iter().map(|t| t.name.clone()).collect();
+    let views = views::build(program, threads);
+    let mut problems = Vec::new();
+    for (i, f) in views.facts.iter().enumerate() {
+        if let Some(reason) = &f.failed {
+            let n = views.nodes[i];
+            let c = program.class(n.method.class);
+            problems.push(InputProblem::error(
+                c.path.clone(),
+                format!(
+                    "method {}.{} was left out of the views: {reason}",
+                    c.dotted_name(),
+                    program.method(n.method).name
+                ),
+            ));
+        }
+    }
+    let mut found = Vec::new();
+    if opts.rules.contains(&RuleId::MethodConsistency) {
+        found.extend(
+            rules::method_consistency::check(program, &views)
+                .into_iter()
+                .filter(|d| {
+                    program
+                        .class_index(&d.class.replace('.', "/"))
+                        .is_some_and(|c| !program.class(c).library)
+                }),
+        );
+    }
+    (found, world.describe(), names, problems)
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 fn analyse_class(
@@ -257,11 +294,7 @@ fn analyse_class(
                 format!("method {} was not analysed: {e}", where_()),
             )),
             Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
+                let msg = panic_message(&panic);
                 problems.push(InputProblem::error(
                     class.path.clone(),
                     format!(

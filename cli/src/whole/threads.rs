@@ -135,16 +135,20 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
                 .iter()
                 .any(|n| crate::bytecode::annotation_simple_name(a) == n)
         });
-        let synchronizes = c.methods.iter().enumerate().any(|(mi, m)| {
+        // The class itself synchronizes: a synchronized method, a synchronized block, or a
+        // `Lock` operation (calling someone else's synchronized method does not count).
+        let synchronizes = c.methods.iter().any(|m| {
             m.is_synchronized()
-                || m.code
-                    .as_ref()
-                    .is_some_and(|code| code.insns.iter().any(|i| matches!(i.op, Op::MonitorEnter)))
-                || p.summary(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
+                || m.code.as_ref().is_some_and(|code| {
+                    code.insns.iter().any(|i| match i.op {
+                        Op::MonitorEnter => true,
+                        Op::Invoke(k, r) => {
+                            crate::analysis::locks::call_locks_directly(p, c.member(r), k)
+                                && p.thread_safe.is_lock(&c.member(r).class)
+                        }
+                        _ => false,
+                    })
                 })
-                .locks
         });
         if !(annotated || synchronizes) {
             continue;
