@@ -1133,3 +1133,91 @@ public class Reentrant {
         run.describe()
     );
 }
+
+/// A library (no `main`) is analysed in open world, and the output says so; a program with a
+/// `main` that starts threads is analysed in closed world, where an object no second thread
+/// touches is quiet.
+#[test]
+fn whole_program_mode_is_reported_and_used() {
+    const LIBRARY: &str = r#"package e2e.world;
+
+public class Counter {
+    private int n;
+
+    public synchronized int get() {
+        return n;
+    }
+
+    public synchronized void set(int v) {
+        n = v;
+    }
+
+    public void inc() {
+        int v = get(); // OPEN-MC
+        set(v + 1);
+    }
+}
+"#;
+    const PROGRAM: &str = r#"package e2e.world;
+
+public class Single {
+    public static void main(String[] args) {
+        Counter c = new Counter();
+        c.inc();
+    }
+}
+"#;
+    let src = common::scratch_dir("world-src");
+    let lib = common::scratch_dir("world-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/world/Counter.java", LIBRARY)]);
+    let (run, report) = scan_json(&[&lib], &["--rules", "method-consistency"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "no entry point: open world, got {world:?}\n{}",
+        run.describe()
+    );
+    let mc = report.findings_of("method-consistency");
+    assert!(
+        mc.iter()
+            .any(|f| f.method == "inc" && f.line == Some(line_of(LIBRARY, "// OPEN-MC"))),
+        "open world: inc is not atomic against concurrent callers\n{}",
+        run.describe()
+    );
+    assert_eq!(run.code(), 1, "{}", run.describe());
+
+    // The same library used by a single-threaded program: closed world, nothing concurrent.
+    let src2 = common::scratch_dir("world-src2");
+    let prog = common::scratch_dir("world-prog");
+    common::compile_sources(
+        &src2,
+        &prog,
+        "17",
+        &[
+            ("e2e/world/Counter.java", LIBRARY),
+            ("e2e/world/Single.java", PROGRAM),
+        ],
+    );
+    let (run, report) = scan_json(&[&prog], &["--rules", "method-consistency"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("closed world"),
+        "a main: closed world, got {world:?}\n{}",
+        run.describe()
+    );
+    assert!(
+        report.findings.is_empty(),
+        "one thread: nothing concurrent\n{}",
+        run.describe()
+    );
+
+    // --open-world overrides the entry point.
+    let (run, report) = scan_json(&[&prog], &["--rules", "method-consistency", "--open-world"]);
+    assert!(
+        !report.findings_of("method-consistency").is_empty(),
+        "--open-world\n{}",
+        run.describe()
+    );
+}
