@@ -32,6 +32,8 @@ pub struct Program {
     summaries: Vec<Vec<Summary>>,
     /// Each class's method references resolved once: `resolved[class][ref]`.
     resolved: Vec<Vec<Option<MethodId>>>,
+    /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
+    overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
 }
 
 impl Program {
@@ -58,6 +60,7 @@ impl Program {
             thread_safe_fields: FxHashMap::default(),
             summaries: Vec::new(),
             resolved: Vec::new(),
+            overriders: Default::default(),
         };
         p.resolved = p
             .classes
@@ -237,6 +240,20 @@ impl Program {
             }
         }
         false
+    }
+
+    /// [`Program::implementations`], cached: virtual calls of the same target share it.
+    pub fn implementations_cached(&self, id: MethodId, limit: usize) -> Option<Vec<MethodId>> {
+        if let Ok(map) = self.overriders.read() {
+            if let Some(found) = map.get(&id) {
+                return found.clone();
+            }
+        }
+        let found = self.implementations(id, limit);
+        if let Ok(mut map) = self.overriders.write() {
+            map.insert(id, found.clone());
+        }
+        found
     }
 
     /// Concrete implementations of an abstract or interface method in known subtypes, at most

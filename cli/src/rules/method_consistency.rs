@@ -8,13 +8,17 @@
 //! lock view (one in their own dynamic scope), and only the lowest such methods in the call
 //! hierarchy.
 
+use std::hash::{Hash, Hasher};
+
+use rayon::prelude::*;
+
 use crate::analysis::locks::METHOD_SITE;
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
 use crate::whole::facts::{FieldId, WRITE};
-use crate::whole::views::{FieldSet, LockView, Views};
+use crate::whole::views::{FieldSet, Views};
 
 /// One violation before reporting: a method view (node) and the two lock views that break the
 /// chain for the fields of one class.
@@ -32,64 +36,91 @@ fn concurrent(v: &Views, a: &[u32], b: &[u32]) -> bool {
         .any(|&x| b.iter().any(|&y| x != y || v.threads[x as usize].many))
 }
 
-/// `lv ∩ vars`, keeping the lock view's kinds.
-fn restrict(lv: &LockView, vars: &[FieldId]) -> FieldSet {
-    lv.fields
-        .iter()
-        .filter(|(f, _)| vars.binary_search(f).is_ok())
-        .copied()
-        .collect()
-}
-
 fn subset(a: &FieldSet, b: &FieldSet) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
 
 /// Check every method view; returns the diagnostics of the lowest violating methods.
 pub fn check(p: &Program, v: &Views) -> Vec<Diagnostic> {
-    let mut by_field: FxHashMap<FieldId, Vec<usize>> = FxHashMap::default();
-    for (i, lv) in v.lock_views.iter().enumerate() {
-        for &(f, _) in &lv.fields {
-            by_field.entry(f).or_default().push(i);
-        }
-    }
-    let mut violations: Vec<Violation> = Vec::new();
-    type Key = (u32, Vec<FieldId>, Vec<u32>);
-    let mut memo: FxHashMap<Key, Option<(usize, usize)>> = FxHashMap::default();
-    for n in 0..v.nodes.len() {
-        if !v.synchronizes[n] || v.scope(n).is_empty() || v.reached_by[n].is_empty() {
-            continue;
-        }
-        // Partition the method view by the class declaring each field.
-        let mut by_class: FxHashMap<u32, Vec<FieldId>> = FxHashMap::default();
-        for &(f, _) in v.scope(n) {
-            by_class.entry(v.fields.owner(f).0).or_default().push(f);
-        }
-        let mut classes: Vec<(u32, Vec<FieldId>)> = by_class.into_iter().collect();
-        classes.sort_unstable_by_key(|(c, _)| *c);
-        for (class, mut vars) in classes {
-            vars.sort_unstable();
-            // Many methods share a projection (callers inherit their callees' fields): check
-            // each distinct (class, fields, threads) once.
-            let key = (class, vars, v.reached_by[n].clone());
-            let broken = match memo.get(&key) {
-                Some(r) => *r,
-                None => {
-                    let r = chain_break(v, &by_field, &key.1, &key.2);
-                    memo.insert(key.clone(), r);
-                    r
+    let per_class = class_views(v);
+    // Violations by class: (node, the two lock views). Kept compact: most are filtered out.
+    // Many methods share a projection (callers inherit their callees' fields): each worker
+    // checks each distinct (class, fields, threads) once, keyed by a hash, compared on collision.
+    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, usize, Option<(usize, usize)>)>>;
+    type Found = FxHashMap<u32, Vec<(usize, (usize, usize))>>;
+    let (by_class, memo_keys): (Found, usize) = (0..v.nodes.len())
+        .into_par_iter()
+        .fold(
+            || (Found::default(), Memo::default()),
+            |(mut found, mut memo), n| {
+                if !v.synchronizes[n] || v.scope(n).is_empty() || v.reached_by[n].is_empty() {
+                    return (found, memo);
                 }
-            };
-            if let Some((a, b)) = broken {
-                violations.push(Violation {
-                    node: n,
-                    class,
-                    vars: key.1,
-                    a,
-                    b,
-                });
-            }
-        }
+                // Field ids are contiguous per declaring class: the method view's partition by
+                // class is a split of its sorted scope into runs.
+                let scope = v.scope(n);
+                let threads = &v.reached_by[n];
+                let mut start = 0;
+                while start < scope.len() {
+                    let class = v.fields.owner(scope[start].0).0;
+                    let mut end = start + 1;
+                    while end < scope.len() && v.fields.owner(scope[end].0).0 == class {
+                        end += 1;
+                    }
+                    let run = &scope[start..end];
+                    start = end;
+                    let Some(views) = per_class.get(&class).filter(|views| views.len() >= 2) else {
+                        continue;
+                    };
+                    let mut h = crate::fxhash::FxHasher::default();
+                    class.hash(&mut h);
+                    for (f, _) in run {
+                        f.hash(&mut h);
+                    }
+                    threads.hash(&mut h);
+                    let bucket = memo.entry(h.finish()).or_default();
+                    let same = |fs: &Vec<FieldId>| {
+                        fs.len() == run.len() && fs.iter().zip(run).all(|(a, (b, _))| a == b)
+                    };
+                    let cached = bucket
+                        .iter()
+                        .find(|(c, fs, t, _)| {
+                            *c == class && same(fs) && v.reached_by[*t] == *threads
+                        })
+                        .map(|e| e.3);
+                    let broken = match cached {
+                        Some(r) => r,
+                        None => {
+                            let vars: Vec<FieldId> = run.iter().map(|(f, _)| *f).collect();
+                            let r = chain_break(v, views, &vars, threads);
+                            bucket.push((class, vars, n, r));
+                            r
+                        }
+                    };
+                    if let Some(pair) = broken {
+                        found.entry(class).or_default().push((n, pair));
+                    }
+                }
+                (found, memo)
+            },
+        )
+        .map(|(found, memo)| (found, memo.len()))
+        .reduce(
+            || (Found::default(), 0),
+            |(mut a, ka), (b, kb)| {
+                for (c, mut list) in b {
+                    a.entry(c).or_default().append(&mut list);
+                }
+                (a, ka + kb)
+            },
+        );
+    let mut by_class = by_class;
+    for list in by_class.values_mut() {
+        list.sort_unstable();
+    }
+    if std::env::var_os("STALECHECK_TIMINGS").is_some() {
+        let count: usize = by_class.values().map(Vec::len).sum();
+        eprintln!("timings: method-consistency: {count} violations, {memo_keys} memo keys");
     }
     // Reporting filters, per class with violations, by reachability over the call graph
     // (reverse edges), instead of a walk per violation:
@@ -102,55 +133,86 @@ pub fn check(p: &Program, v: &Views) -> Vec<Diagnostic> {
             preds[b].push(a);
         }
     }
-    let mut classes: Vec<u32> = violations.iter().map(|x| x.class).collect();
+    let mut classes: Vec<u32> = by_class.keys().copied().collect();
     classes.sort_unstable();
-    classes.dedup();
-    let mut keep: FxHashSet<(usize, u32)> = FxHashSet::default();
-    for &class in &classes {
-        let holders: Vec<usize> = (0..v.nodes.len())
-            .filter(|&n| {
-                v.views_of[n].iter().any(|&lv| {
-                    v.lock_views[lv]
-                        .fields
-                        .iter()
-                        .any(|(f, _)| v.fields.owner(*f).0 == class)
-                })
-            })
-            .collect();
-        let reaches_view = backwards(&preds, &holders, true);
-        let violators: Vec<usize> = violations
-            .iter()
-            .filter(|x| x.class == class)
-            .map(|x| x.node)
-            .collect();
-        // Nodes with a violating node strictly below them.
-        let above_violation = backwards(&preds, &violators, false);
-        for &n in &violators {
-            if reaches_view[n] && !above_violation[n] {
-                keep.insert((n, class));
+    // Nodes opening a lock view with fields of each class.
+    let mut holders_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    for lv in &v.lock_views {
+        let mut last = None;
+        for &(f, _) in &lv.fields {
+            let c = v.fields.owner(f).0;
+            if last != Some(c) {
+                holders_of.entry(c).or_default().push(lv.node);
+                last = Some(c);
             }
         }
     }
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
-    for x in &violations {
-        if !keep.contains(&(x.node, x.class)) || !reported.insert((v.nodes[x.node].method, x.class))
-        {
-            continue;
-        }
-        let involved: Vec<FieldId> = {
-            let mut f: Vec<FieldId> = v.lock_views[x.a]
+    for &class in &classes {
+        let list = &by_class[&class];
+        let holders: &[usize] = holders_of.get(&class).map_or(&[], |h| &h[..]);
+        let reaches_view = backwards(&preds, holders, true);
+        let violators: Vec<usize> = list.iter().map(|(n, _)| *n).collect();
+        // Nodes with a violating node strictly below them.
+        let above_violation = backwards(&preds, &violators, false);
+        for &(n, (a, b)) in list {
+            if !reaches_view[n]
+                || above_violation[n]
+                || !reported.insert((v.nodes[n].method, class))
+            {
+                continue;
+            }
+            let vars: Vec<FieldId> = v
+                .scope(n)
+                .iter()
+                .map(|(f, _)| *f)
+                .filter(|f| v.fields.owner(*f).0 == class)
+                .collect();
+            let x = Violation {
+                node: n,
+                class,
+                vars,
+                a,
+                b,
+            };
+            let mut involved: Vec<FieldId> = v.lock_views[a]
                 .fields
                 .iter()
-                .chain(v.lock_views[x.b].fields.iter())
+                .chain(v.lock_views[b].fields.iter())
                 .map(|(f, _)| *f)
                 .filter(|f| x.vars.binary_search(f).is_ok())
                 .collect();
-            f.sort_unstable();
-            f.dedup();
-            f
-        };
-        out.push(explain(p, v, x, &involved));
+            involved.sort_unstable();
+            involved.dedup();
+            out.push(explain(p, v, &x, &involved));
+        }
+    }
+    out
+}
+
+/// The lock views of one class, restricted to its fields: each distinct restriction once,
+/// with the lock views that have it.
+type ClassViews = Vec<(FieldSet, Vec<usize>)>;
+
+fn class_views(v: &Views) -> FxHashMap<u32, ClassViews> {
+    let mut out: FxHashMap<u32, ClassViews> = FxHashMap::default();
+    for (i, lv) in v.lock_views.iter().enumerate() {
+        let mut start = 0;
+        while start < lv.fields.len() {
+            let class = v.fields.owner(lv.fields[start].0).0;
+            let mut end = start + 1;
+            while end < lv.fields.len() && v.fields.owner(lv.fields[end].0).0 == class {
+                end += 1;
+            }
+            let set: FieldSet = lv.fields[start..end].to_vec();
+            start = end;
+            let views = out.entry(class).or_default();
+            match views.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, ids)) => ids.push(i),
+                None => views.push((set, vec![i])),
+            }
+        }
     }
     out
 }
@@ -159,36 +221,36 @@ pub fn check(p: &Program, v: &Views) -> Vec<Diagnostic> {
 /// ordered by inclusion, with at least one from a thread concurrent to `threads`.
 fn chain_break(
     v: &Views,
-    by_field: &FxHashMap<FieldId, Vec<usize>>,
+    views: &ClassViews,
     vars: &[FieldId],
     threads: &[u32],
 ) -> Option<(usize, usize)> {
-    let mut cands: Vec<usize> = vars
-        .iter()
-        .flat_map(|f| by_field.get(f).into_iter().flatten().copied())
-        .collect();
-    cands.sort_unstable();
-    cands.dedup();
-    if cands.len() < 2 {
-        return None;
-    }
-    // Distinct intersections, each with a representative view and whether any view with it
-    // comes from a thread concurrent to the method's.
     let mut distinct: Vec<(FieldSet, usize, bool)> = Vec::new();
-    for &lv in &cands {
-        let inter = restrict(&v.lock_views[lv], vars);
+    for (set, ids) in views {
+        let inter: FieldSet = set
+            .iter()
+            .filter(|(f, _)| vars.binary_search(f).is_ok())
+            .copied()
+            .collect();
         if inter.is_empty() {
             continue;
         }
-        let conc = concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]);
+        let conc_id = ids
+            .iter()
+            .copied()
+            .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]));
+        let (rep, conc) = match conc_id {
+            Some(lv) => (lv, true),
+            None => (ids[0], false),
+        };
         match distinct.iter_mut().find(|(s, _, _)| *s == inter) {
             Some(d) => {
                 if conc && !d.2 {
-                    d.1 = lv;
+                    d.1 = rep;
                     d.2 = true;
                 }
             }
-            None => distinct.push((inter, lv, conc)),
+            None => distinct.push((inter, rep, conc)),
         }
     }
     distinct.iter().enumerate().find_map(|(i, (a, la, ca))| {

@@ -100,7 +100,7 @@ pub fn call_targets(p: &Program, class_id: u32, r: u32, kind: InvokeKind) -> Vec
         out.push(t);
     }
     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-        if let Some(impls) = p.implementations(t, MAX_TARGETS) {
+        if let Some(impls) = p.implementations_cached(t, MAX_TARGETS) {
             out.extend(impls);
         }
     }

@@ -251,13 +251,10 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         .filter(|v| !v.fields.is_empty())
         .collect();
     drop(full);
-    // Method views only matter on fields some lock view has.
-    let mut relevant = vec![false; fields.len()];
-    for lv in &lock_views {
-        for &(f, _) in &lv.fields {
-            relevant[f as usize] = true;
-        }
-    }
+    // Method views only matter on fields of classes whose lock views do not already form a
+    // chain among themselves: if all of a class's lock views are ordered by inclusion, so are
+    // their intersections with any method view, and no method can break the chain.
+    let relevant = contested_fields(&lock_views, &fields);
     let all = vec![true; nodes.len()];
     let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant));
     let mut views_of = vec![Vec::new(); nodes.len()];
@@ -293,6 +290,39 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     }
 }
 
+/// Fields of the classes whose lock views (restricted to the class) are not totally ordered by
+/// inclusion.
+fn contested_fields(lock_views: &[LockView], fields: &FieldTable) -> Vec<bool> {
+    let mut by_class: FxHashMap<u32, Vec<FieldSet>> = FxHashMap::default();
+    for lv in lock_views {
+        let mut per: FxHashMap<u32, FieldSet> = FxHashMap::default();
+        for &(f, k) in &lv.fields {
+            per.entry(fields.owner(f).0).or_default().push((f, k));
+        }
+        for (c, set) in per {
+            let sets = by_class.entry(c).or_default();
+            if !sets.contains(&set) {
+                sets.push(set);
+            }
+        }
+    }
+    let mut relevant = vec![false; fields.len()];
+    for sets in by_class.values() {
+        let subset = |a: &FieldSet, b: &FieldSet| a.iter().all(|x| b.binary_search(x).is_ok());
+        let chain = sets
+            .iter()
+            .all(|a| sets.iter().all(|b| subset(a, b) || subset(b, a)));
+        if !chain {
+            for set in sets {
+                for &(f, _) in set {
+                    relevant[f as usize] = true;
+                }
+            }
+        }
+    }
+    relevant
+}
+
 /// Sorted, merged `(field, flags)` from unsorted accesses.
 fn flagged(it: impl Iterator<Item = (FieldId, u8)>) -> FieldSet {
     let mut d: Vec<(FieldId, u8)> = it.collect();
@@ -325,28 +355,51 @@ fn scopes(
         }
     }
     let kept = |f: FieldId| keep.is_none_or(|k| k[f as usize]);
-    // Tarjan numbers components in reverse topological order: callees first.
-    let mut comp_scope: Vec<FieldSet> = vec![Vec::new(); ncomp];
+    // Tarjan numbers components in reverse topological order: callees first. Components on the
+    // same level (longest call path below them) do not depend on each other: compute each level
+    // in parallel, merging every callee component once.
+    let mut level = vec![0u32; ncomp];
+    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
     for c in 0..ncomp {
-        let mut set: FieldSet = Vec::new();
-        for &v in &members[c] {
-            let local = flagged(
-                facts[v]
-                    .accesses
-                    .iter()
-                    .filter(|a| kept(a.field))
-                    .map(|a| (a.field, a.kind)),
-            );
-            union_into(&mut set, &local);
-            for &w in &edges[v] {
-                if comp[w] != c {
-                    let other = std::mem::take(&mut comp_scope[comp[w]]);
-                    union_into(&mut set, &other);
-                    comp_scope[comp[w]] = other;
-                }
-            }
+        let mut cs: Vec<usize> = members[c]
+            .iter()
+            .flat_map(|&v| edges[v].iter().map(|&w| comp[w]))
+            .filter(|&w| w != c)
+            .collect();
+        cs.sort_unstable();
+        cs.dedup();
+        level[c] = cs.iter().map(|&w| level[w] + 1).max().unwrap_or(0);
+        callees[c] = cs;
+    }
+    let depth = level.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for c in 0..ncomp {
+        if !members[c].is_empty() {
+            by_level[level[c] as usize].push(c);
         }
-        comp_scope[c] = set;
+    }
+    let mut comp_scope: Vec<FieldSet> = vec![Vec::new(); ncomp];
+    for comps in &by_level {
+        let done = &comp_scope;
+        let computed: Vec<(usize, FieldSet)> = comps
+            .par_iter()
+            .map(|&c| {
+                let mut set = flagged(
+                    members[c]
+                        .iter()
+                        .flat_map(|&v| facts[v].accesses.iter())
+                        .filter(|a| kept(a.field))
+                        .map(|a| (a.field, a.kind)),
+                );
+                for &w in &callees[c] {
+                    union_into(&mut set, &done[w]);
+                }
+                (c, set)
+            })
+            .collect();
+        for (c, set) in computed {
+            comp_scope[c] = set;
+        }
     }
     comp_scope
 }
