@@ -235,6 +235,32 @@ pub struct MethodCx<'a> {
     pub cfg: &'a Cfg,
 }
 
+/// Run `analysis` over method `id` of the program (building its control-flow graph), in the
+/// calling context `this_held` (see [`MethodCx::this_held`]). A method without code is a no-op.
+pub fn run_method<A: Analysis>(
+    program: &Program,
+    id: crate::program::MethodId,
+    this_held: bool,
+    analysis: &mut A,
+) -> Result<(), EngineError> {
+    let class = program.class(id.class);
+    let method = program.method(id);
+    let Some(code) = &method.code else {
+        return Ok(());
+    };
+    let cfg = Cfg::build(code);
+    let cx = MethodCx {
+        program,
+        this_held,
+        class_id: id.class,
+        class,
+        method,
+        code,
+        cfg: &cfg,
+    };
+    run(&cx, analysis)
+}
+
 /// Run `analysis` over the method to a fixpoint, then once more recording findings.
 pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), EngineError> {
     let nblocks = cx.cfg.blocks.len();

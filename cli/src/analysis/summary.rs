@@ -10,9 +10,8 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use super::engine::{self, Analysis, MethodCx, RegionEvent, StepCx, StepKind};
+use super::engine::{self, Analysis, RegionEvent, StepCx, StepKind};
 use super::locks::{self, CallEffect, OwnLock};
-use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, Op};
 use crate::fxhash::FxHashSet;
 use crate::program::{MethodId, Program};
@@ -300,24 +299,11 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
 }
 
 fn returns_shared(p: &Program, id: MethodId) -> bool {
-    let class = p.class(id.class);
-    let method = p.method(id);
-    let Some(code) = &method.code else {
-        return false;
-    };
-    let cfg = Cfg::build(code);
-    let cx = MethodCx {
-        program: p,
-        this_held: false,
-        class_id: id.class,
-        class,
-        method,
-        code,
-        cfg: &cfg,
-    };
     let mut a = ReturnsShared::default();
     // A method the engine cannot analyse is assumed to return shared state (sound).
-    engine::run(&cx, &mut a).map(|_| a.returns).unwrap_or(true)
+    engine::run_method(p, id, false, &mut a)
+        .map(|_| a.returns)
+        .unwrap_or(true)
 }
 
 /// Whether a method can return a value read inside an atomic region: values are `true` when

@@ -3,9 +3,8 @@
 //! the method opens.
 
 use super::fields::FieldTable;
-use crate::analysis::engine::{self, Analysis, EngineError, Frame, MethodCx, RegionEvent, StepCx};
+use crate::analysis::engine::{self, Analysis, Frame, RegionEvent, StepCx};
 use crate::analysis::locks::{LockId, Sym, CALLER_SITE};
-use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{InvokeKind, Op};
 use crate::program::{MethodId, Program};
 
@@ -53,22 +52,7 @@ const MAX_TARGETS: usize = 16;
 
 /// Compute the facts of `id` when its caller holds `this` (`this_held`) or not.
 pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) -> Facts {
-    let class = p.class(id.class);
-    let method = p.method(id);
-    let Some(code) = &method.code else {
-        return Facts::default();
-    };
-    let cfg = Cfg::build(code);
-    let cx = MethodCx {
-        program: p,
-        this_held,
-        class_id: id.class,
-        class,
-        method,
-        code,
-        cfg: &cfg,
-    };
-    let in_initializer = matches!(&*method.name, "<init>" | "<clinit>");
+    let in_initializer = matches!(&*p.method(id).name, "<init>" | "<clinit>");
     let mut c = Collector {
         p,
         fields,
@@ -76,14 +60,13 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
         in_initializer,
         facts: Facts::default(),
     };
-    let result: Result<(), EngineError> = engine::run(&cx, &mut c);
-    let mut facts = c.facts;
-    if let Err(e) = result {
-        facts = Facts {
+    let mut facts = match engine::run_method(p, id, this_held, &mut c) {
+        Ok(()) => c.facts,
+        Err(e) => Facts {
             failed: Some(e.to_string()),
             ..Facts::default()
-        };
-    }
+        },
+    };
     facts.regions.sort_unstable();
     facts.regions.dedup();
     facts

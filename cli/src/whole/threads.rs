@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx};
+use crate::analysis::engine::{self, Analysis, Frame, RegionEvent, StepCx};
 use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, InvokeKind, Op};
@@ -280,21 +280,10 @@ fn closed_world(p: &Program) -> Vec<AbstractThread> {
 
 /// The tasks a method hands to threads.
 fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
-    let class = p.class(id.class);
-    let method = p.method(id);
-    let Some(code) = &method.code else {
+    let Some(code) = &p.method(id).code else {
         return Vec::new();
     };
     let cfg = Cfg::build(code);
-    let cx = MethodCx {
-        program: p,
-        this_held: false,
-        class_id: id.class,
-        class,
-        method,
-        code,
-        cfg: &cfg,
-    };
     let mut finder = Finder {
         p,
         id,
@@ -302,7 +291,7 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
         starts_threads,
         found: Vec::new(),
     };
-    if engine::run(&cx, &mut finder).is_err() {
+    if engine::run_method(p, id, false, &mut finder).is_err() {
         return Vec::new();
     }
     finder.found
