@@ -248,7 +248,7 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let rendered = match args.format {
         Format::Text => report::text::render(&out, to_terminal),
-        Format::Json => report::json::render(&out),
+        Format::Json => report::json::render(&out, to_terminal),
         Format::Sarif => {
             let info = RunInfo {
                 command_line: std::env::args().collect(),

@@ -31,7 +31,9 @@ struct Document<'a> {
     summary: Summary<'a>,
 }
 
-pub fn render(out: &ScanOutput) -> String {
+/// The document, indented when `pretty` (for people), compact otherwise (for scripts: several
+/// times faster on large scans).
+pub fn render(out: &ScanOutput, pretty: bool) -> String {
     let doc = Document {
         schema: SCHEMA,
         tool: Tool {
@@ -46,5 +48,10 @@ pub fn render(out: &ScanOutput) -> String {
         },
     };
     // Serializing plain data structures cannot fail.
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    let text = if pretty {
+        serde_json::to_string_pretty(&doc)
+    } else {
+        serde_json::to_string(&doc)
+    };
+    text.unwrap_or_default() + "\n"
 }
