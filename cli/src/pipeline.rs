@@ -56,6 +56,10 @@ pub struct Stats {
     /// Whole-program rules: the abstract threads.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub threads: Vec<String>,
+    /// Figures from inside the phases (sizes, elapsed times), printed by the binary when
+    /// `STALECHECK_TIMINGS` is set.
+    #[serde(skip)]
+    pub profile: Vec<String>,
 }
 
 pub struct ScanOutput {
@@ -130,7 +134,8 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     stats.classes = classes.len() - stats.library_classes;
 
     let t2 = Instant::now();
-    let program = Program::new(classes, opts.config.clone());
+    let mut program = Program::new(classes, opts.config.clone());
+    stats.profile.append(&mut program.profile);
     stats.summary_time = t2.elapsed();
 
     let t3 = Instant::now();
@@ -164,8 +169,9 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         // One panic here must not lose the per-method findings: contain it like a method's.
         let whole = catch_unwind(AssertUnwindSafe(|| whole_program(&program, opts)));
         match whole {
-            Ok((found, world, threads, failed)) => {
+            Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
+                stats.profile.append(&mut profile);
                 stats.world = Some(world);
                 stats.threads = threads;
                 problems.extend(failed);
@@ -198,24 +204,27 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     }
 }
 
-/// The whole-program rules: threads, views, and their checks. Returns the diagnostics (in
-/// scanned classes only), the world description, the thread names, and methods left out.
-fn whole_program(
-    program: &Program,
-    opts: &ScanOptions,
-) -> (
+/// What the whole-program phase returns: diagnostics, the world description, the thread names,
+/// methods left out, and profile figures.
+type WholeProgram = (
     Vec<Diagnostic>,
     &'static str,
     Vec<String>,
     Vec<InputProblem>,
-) {
+    Vec<String>,
+);
+
+/// The whole-program rules: threads, views, and their checks. Returns the diagnostics (in
+/// scanned classes only), the world description, the thread names, and methods left out.
+fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
     let (threads, world) = threads::find(
         program,
         opts.config.open_world,
         &opts.config.thread_safe_annotations,
     );
     let names = threads.iter().map(|t| t.name.clone()).collect();
-    let views = views::build(program, threads);
+    let mut views = views::build(program, threads);
+    let mut profile = std::mem::take(&mut views.profile);
     let mut problems = Vec::new();
     for (i, f) in views.facts.iter().enumerate() {
         if let Some(reason) = &f.failed {
@@ -234,7 +243,7 @@ fn whole_program(
     let mut found = Vec::new();
     if opts.rules.contains(&RuleId::MethodConsistency) {
         found.extend(
-            rules::method_consistency::check(program, &views)
+            rules::method_consistency::check(program, &views, &mut profile)
                 .into_iter()
                 .filter(|d| {
                     program
@@ -243,7 +252,7 @@ fn whole_program(
                 }),
         );
     }
-    (found, world.describe(), names, problems)
+    (found, world.describe(), names, problems, profile)
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {

@@ -32,6 +32,8 @@ pub struct Program {
     summaries: Vec<Vec<Summary>>,
     /// Each class's method references resolved once: `resolved[class][ref]`.
     resolved: Vec<Vec<Option<MethodId>>>,
+    /// Figures about building the program (elapsed times), for `STALECHECK_TIMINGS`.
+    pub profile: Vec<String>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
     overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
 }
@@ -61,6 +63,7 @@ impl Program {
             summaries: Vec::new(),
             resolved: Vec::new(),
             overriders: Default::default(),
+            profile: Vec::new(),
         };
         p.resolved = p
             .classes
@@ -86,12 +89,10 @@ impl Program {
         p.summaries = summaries;
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
-        if std::env::var_os("STALECHECK_TIMINGS").is_some() {
-            eprintln!(
-                "timings: summaries: direct+propagate {t1:?}, returns {:?}",
-                t.elapsed() - t1
-            );
-        }
+        p.profile.push(format!(
+            "summaries: direct+propagate {t1:?}, returns {:?}",
+            t.elapsed() - t1
+        ));
         p
     }
 

@@ -227,6 +227,9 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
             "timings: load {:?}, parse {:?}, summaries {:?}, analysis {:?}, whole-program {:?}",
             s.load_time, s.parse_time, s.summary_time, s.analysis_time, s.whole_program_time
         );
+        for line in &s.profile {
+            eprintln!("timings: {line}");
+        }
     }
 
     for p in &out.problems {

@@ -41,7 +41,8 @@ fn subset(a: &FieldSet, b: &FieldSet) -> bool {
 }
 
 /// Check every method view; returns the diagnostics of the lowest violating methods.
-pub fn check(p: &Program, v: &Views) -> Vec<Diagnostic> {
+/// `profile` receives figures about the check (for `STALECHECK_TIMINGS`).
+pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnostic> {
     let per_class = class_views(v);
     // Violations by class: (node, the two lock views). Kept compact: most are filtered out.
     // Many methods share a projection (callers inherit their callees' fields): each worker
@@ -118,10 +119,10 @@ pub fn check(p: &Program, v: &Views) -> Vec<Diagnostic> {
     for list in by_class.values_mut() {
         list.sort_unstable();
     }
-    if std::env::var_os("STALECHECK_TIMINGS").is_some() {
-        let count: usize = by_class.values().map(Vec::len).sum();
-        eprintln!("timings: method-consistency: {count} violations, {memo_keys} memo keys");
-    }
+    let count: usize = by_class.values().map(Vec::len).sum();
+    profile.push(format!(
+        "method-consistency: {count} violations, {memo_keys} memo keys"
+    ));
     // Reporting filters, per class with violations, by reachability over the call graph
     // (reverse edges), instead of a walk per violation:
     // - subordinate: the method reaches (or is) a node opening a lock view with fields of the

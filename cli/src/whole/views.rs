@@ -62,6 +62,8 @@ pub struct Views {
     pub lock_views: Vec<LockView>,
     pub threads: Vec<AbstractThread>,
     pub fields: FieldTable,
+    /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
+    pub profile: Vec<String>,
 }
 
 impl Views {
@@ -109,8 +111,8 @@ pub fn union_into(a: &mut FieldSet, b: &[(FieldId, u8)]) {
 
 /// Build the views of the program for the given threads.
 pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
-    let timing = std::env::var_os("STALECHECK_TIMINGS").is_some();
     let t0 = std::time::Instant::now();
+    let mut profile = Vec::new();
     let fields = FieldTable::new(p);
     // Explore the reachable nodes level by level, computing facts in parallel.
     let mut index: FxHashMap<Node, usize> = FxHashMap::default();
@@ -173,13 +175,11 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             e
         })
         .collect();
-    if timing {
-        eprintln!(
-            "timings: views: {} nodes explored in {:?}",
-            nodes.len(),
-            t0.elapsed()
-        );
-    }
+    profile.push(format!(
+        "views: {} nodes explored in {:?}",
+        nodes.len(),
+        t0.elapsed()
+    ));
     let comp = tarjan(&edges);
     // Lock views need the full scope of what is called while a lock is held: compute it for the
     // closure of those callees only.
@@ -204,13 +204,11 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         }
     }
     let full = scopes(&facts, &edges, &comp, &under_lock, None);
-    if timing {
-        let total: usize = full.iter().map(|s| s.len()).sum();
-        eprintln!(
-            "timings: views: scopes under locks ({total} entries) at {:?}",
-            t0.elapsed()
-        );
-    }
+    let total: usize = full.iter().map(|s| s.len()).sum();
+    profile.push(format!(
+        "views: scopes under locks ({total} entries) at {:?}",
+        t0.elapsed()
+    ));
     let synchronizes = subordinate_sync(&facts, &edges, &comp);
     let reached_by = reach(&threads, &index, &edges, nodes.len());
     let node_of = |n: Node| index.get(&n).copied();
@@ -261,20 +259,16 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     for (i, lv) in lock_views.iter().enumerate() {
         views_of[lv.node].push(i);
     }
-    if timing {
-        eprintln!(
-            "timings: views: {} lock views at {:?}",
-            lock_views.len(),
-            t0.elapsed()
-        );
-    }
-    if timing {
-        let total: usize = comp_scope.iter().map(|s| s.len()).sum();
-        eprintln!(
-            "timings: views: relevant scopes ({total} entries) at {:?}",
-            t0.elapsed()
-        );
-    }
+    profile.push(format!(
+        "views: {} lock views at {:?}",
+        lock_views.len(),
+        t0.elapsed()
+    ));
+    let total: usize = comp_scope.iter().map(|s| s.len()).sum();
+    profile.push(format!(
+        "views: relevant scopes ({total} entries) at {:?}",
+        t0.elapsed()
+    ));
     Views {
         nodes,
         facts,
@@ -287,6 +281,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         lock_views,
         threads,
         fields,
+        profile,
     }
 }
 
