@@ -320,10 +320,11 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         .iter()
         .filter(|c| {
             c.targets.iter().any(|&t| {
-                v.nodes
-                    .iter()
-                    .position(|n| n.method == t && n.this_held == c.this_held)
-                    .is_some_and(|cn| touches(v.scope(cn)))
+                v.node_index(crate::whole::views::Node {
+                    method: t,
+                    this_held: c.this_held,
+                })
+                .is_some_and(|cn| touches(v.scope(cn)))
             })
         })
         .map(|c| c.at)

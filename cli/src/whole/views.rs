@@ -64,9 +64,16 @@ pub struct Views {
     pub fields: FieldTable,
     /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
     pub profile: Vec<String>,
+    /// Index of each explored node.
+    index: FxHashMap<Node, usize>,
 }
 
 impl Views {
+    /// The index of an explored node.
+    pub fn node_index(&self, n: Node) -> Option<usize> {
+        self.index.get(&n).copied()
+    }
+
     /// The dynamic scope of a node, restricted to fields that occur in lock views.
     pub fn scope(&self, n: usize) -> &FieldSet {
         &self.comp_scope[self.comp[n]]
@@ -282,6 +289,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         threads,
         fields,
         profile,
+        index,
     }
 }
 
