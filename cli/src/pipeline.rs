@@ -242,15 +242,11 @@ fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
     }
     let mut found = Vec::new();
     if opts.rules.contains(&RuleId::MethodConsistency) {
-        found.extend(
-            rules::method_consistency::check(program, &views, &mut profile)
-                .into_iter()
-                .filter(|d| {
-                    program
-                        .class_index(&d.class.replace('.', "/"))
-                        .is_some_and(|c| !program.class(c).library)
-                }),
-        );
+        found.extend(rules::method_consistency::check(
+            program,
+            &views,
+            &mut profile,
+        ));
     }
     (found, world.describe(), names, problems, profile)
 }

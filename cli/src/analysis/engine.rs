@@ -153,6 +153,26 @@ pub trait Analysis {
     fn observe(&mut self, _at: u32, _frame: &Frame<Self::V>) {}
 }
 
+/// An analysis that tracks no values and only looks at program points (held locks, receivers)
+/// in the recording pass: run it with [`Observing`].
+pub trait Observer {
+    fn observe(&mut self, at: u32, frame: &Frame<()>);
+}
+
+/// Adapts an [`Observer`] to the engine.
+pub struct Observing<'o, O: Observer>(pub &'o mut O);
+
+impl<O: Observer> Analysis for Observing<'_, O> {
+    type V = ();
+
+    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
+    fn transfer(&mut self, _: &StepCx, _: &mut [()]) {}
+    fn region(&mut self, _: RegionEvent, _: &mut ()) {}
+    fn observe(&mut self, at: u32, frame: &Frame<()>) {
+        self.0.observe(at, frame);
+    }
+}
+
 /// Two analyses run in one pass over the method: the product of their values. Each sees its own
 /// values exactly as if it ran alone.
 pub struct Both<A: Analysis, B: Analysis> {
@@ -843,8 +863,10 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     push(f, Slot { v, sym }, ret);
                 }
                 match effect {
-                    CallEffect::Acquire(lock) if f.locks.acquire(lock, i) => {
-                        apply_region(a, f, RegionEvent::enter(i, i));
+                    CallEffect::Acquire(lock) => {
+                        // Re-entry opens no region.
+                        let opened = f.locks.acquire(lock, i);
+                        opened.then(|| apply_region(a, f, RegionEvent::enter(i, i)));
                     }
                     CallEffect::Release(lock) => {
                         if let Some(site) = f.locks.release(lock) {

@@ -114,17 +114,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
         locks: atomic || m.is_synchronized(),
         reads_heap: m.access & acc::NATIVE != 0,
         returns_shared: false,
-        own_lock: if atomic {
-            Some(OwnLock::Atomic)
-        } else if m.is_synchronized() {
-            Some(if m.is_static() {
-                OwnLock::Class
-            } else {
-                OwnLock::Receiver
-            })
-        } else {
-            None
-        },
+        own_lock: direct_own_lock(p, id),
     };
     let mut callees = Vec::new();
     let Some(code) = &m.code else {
@@ -183,6 +173,8 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
     }
 }
 
+/// The lock a method holds for its whole body (`@Atomic` or `synchronized`), as seen from a
+/// call site.
 fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
     let m = p.method(id);
     if m.has_annotation_named(&p.config.atomic_annotations) {

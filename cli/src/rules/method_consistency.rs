@@ -40,7 +40,8 @@ fn subset(a: &FieldSet, b: &FieldSet) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
 
-/// Check every method view; returns the diagnostics of the lowest violating methods.
+/// Check every method view; returns the diagnostics of the lowest violating methods of scanned
+/// (not `--classpath`) classes.
 /// `profile` receives figures about the check (for `STALECHECK_TIMINGS`).
 pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnostic> {
     let per_class = class_views(v);

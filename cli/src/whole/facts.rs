@@ -3,7 +3,7 @@
 //! the method opens.
 
 use super::fields::FieldTable;
-use crate::analysis::engine::{self, Analysis, Frame, RegionEvent, StepCx};
+use crate::analysis::engine::{self, Frame, Observer, Observing};
 use crate::analysis::locks::{LockId, Sym, CALLER_SITE};
 use crate::bytecode::{InvokeKind, Op};
 use crate::program::{MethodId, Program};
@@ -60,7 +60,7 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
         in_initializer,
         facts: Facts::default(),
     };
-    let mut facts = match engine::run_method(p, id, this_held, &mut c) {
+    let mut facts = match engine::run_method(p, id, this_held, &mut Observing(&mut c)) {
         Ok(()) => c.facts,
         Err(e) => Facts {
             failed: Some(e.to_string()),
@@ -100,13 +100,7 @@ struct Collector<'a> {
     facts: Facts,
 }
 
-impl Analysis for Collector<'_> {
-    type V = ();
-
-    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
-    fn transfer(&mut self, _: &StepCx, _: &mut [()]) {}
-    fn region(&mut self, _: RegionEvent, _: &mut ()) {}
-
+impl Observer for Collector<'_> {
     fn observe(&mut self, at: u32, frame: &Frame<()>) {
         let class = self.p.class(self.id.class);
         let method = self.p.method(self.id);

@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::engine::{self, Analysis, Frame, RegionEvent, StepCx};
+use crate::analysis::engine::{self, Frame, Observer, Observing};
 use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, InvokeKind, Op};
@@ -291,7 +291,7 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
         starts_threads,
         found: Vec::new(),
     };
-    if engine::run_method(p, id, false, &mut finder).is_err() {
+    if engine::run_method(p, id, false, &mut Observing(&mut finder)).is_err() {
         return Vec::new();
     }
     finder.found
@@ -353,13 +353,7 @@ impl Finder<'_> {
     }
 }
 
-impl Analysis for Finder<'_> {
-    type V = ();
-
-    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
-    fn transfer(&mut self, _: &StepCx, _: &mut [()]) {}
-    fn region(&mut self, _: RegionEvent, _: &mut ()) {}
-
+impl Observer for Finder<'_> {
     fn observe(&mut self, at: u32, frame: &Frame<()>) {
         let class = self.p.class(self.id.class);
         let Some(code) = &self.p.method(self.id).code else {
@@ -385,25 +379,23 @@ impl Analysis for Finder<'_> {
             && &*m.class != "java/lang/Thread"
             && self.p.is_subclass_of(&m.class, "java/lang/Thread")
         {
+            if let Some(entry) = self
+                .p
+                .resolve(&m.class, "run", "()V")
+                .filter(|&e| self.p.method(e).code.is_some())
             {
-                if let Some(entry) = self
-                    .p
-                    .resolve(&m.class, "run", "()V")
-                    .filter(|&e| self.p.method(e).code.is_some())
-                {
-                    self.found.push(Spawn {
-                        entry,
-                        site: (self.id, at),
-                        in_loop: self.in_loop(at),
-                        many: false,
-                        label: format!(
-                            "thread {}.run (created at {site_label})",
-                            m.class.replace('/', ".")
-                        ),
-                    });
-                }
-                return;
+                self.found.push(Spawn {
+                    entry,
+                    site: (self.id, at),
+                    in_loop: self.in_loop(at),
+                    many: false,
+                    label: format!(
+                        "thread {}.run (created at {site_label})",
+                        m.class.replace('/', ".")
+                    ),
+                });
             }
+            return;
         }
         let Some(&(_, _, many)) = TASK_SINKS
             .iter()

@@ -192,7 +192,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     // closure of those callees only.
     let mut under_lock = vec![false; nodes.len()];
     let mut stack: Vec<usize> = Vec::new();
-    for (v, f) in facts.iter().enumerate() {
+    for f in &facts {
         for c in f.calls.iter().filter(|c| !c.held.is_empty()) {
             for &t in &c.targets {
                 if let Some(&w) = index.get(&Node {
@@ -203,7 +203,6 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                 }
             }
         }
-        let _ = v;
     }
     while let Some(v) = stack.pop() {
         if !std::mem::replace(&mut under_lock[v], true) {
