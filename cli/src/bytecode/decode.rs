@@ -59,6 +59,8 @@ pub struct Pool<'a> {
     bytes: &'a [u8],
     entries: Vec<Entry>,
     tags: Vec<u8>,
+    /// File offset just after the constant pool (the class's access flags).
+    end: usize,
 }
 
 fn u2(b: &[u8], i: usize) -> Option<u16> {
@@ -141,7 +143,36 @@ impl<'a> Pool<'a> {
             bytes,
             entries,
             tags,
+            end: i,
         })
+    }
+
+    /// The descriptors of the fields and of the methods, in file order (as they are in the
+    /// file: cafebabe hands them out parsed, and printing them back costs more than this walk).
+    #[allow(clippy::type_complexity)]
+    pub fn member_descriptors(&self) -> Result<(Vec<Cow<'a, str>>, Vec<Cow<'a, str>>), String> {
+        let b = self.bytes;
+        let bad = || "malformed class file".to_string();
+        let mut i = self.end + 6; // access, this, super
+        let interfaces = u2(b, i).ok_or_else(bad)? as usize;
+        i += 2 + 2 * interfaces;
+        let mut out = [Vec::new(), Vec::new()];
+        for list in &mut out {
+            let n = u2(b, i).ok_or_else(bad)?;
+            i += 2;
+            list.reserve(n as usize);
+            for _ in 0..n {
+                list.push(self.utf8(u2(b, i + 4).ok_or_else(bad)?)?);
+                i += 6;
+                let attrs = u2(b, i).ok_or_else(bad)?;
+                i += 2;
+                for _ in 0..attrs {
+                    i += 6 + u4(b, i + 2).ok_or_else(bad)? as usize;
+                }
+            }
+        }
+        let [fields, methods] = out;
+        Ok((fields, methods))
     }
 
     fn entry(&self, idx: u16) -> Entry {

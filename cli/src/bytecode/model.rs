@@ -118,9 +118,23 @@ impl Method {
         }
     }
     pub fn has_annotation_named(&self, simple_names: &[String]) -> bool {
-        self.annotations
-            .iter()
-            .any(|a| simple_names.iter().any(|n| annotation_simple_name(a) == n))
+        self.annotations.iter().any(|a| {
+            simple_names
+                .iter()
+                .any(|n| annotation_has_simple_name(a, n))
+        })
+    }
+}
+
+/// Whether an annotation type descriptor has this simple name; the same as
+/// `annotation_simple_name(desc) == name`, without splitting (this is asked for every call).
+pub fn annotation_has_simple_name(desc: &str, name: &str) -> bool {
+    let Some(body) = desc.strip_suffix(';') else {
+        return annotation_simple_name(desc) == name;
+    };
+    match body.strip_suffix(name) {
+        Some(rest) => rest == "L" || rest.ends_with('/') || rest.ends_with('$'),
+        None => false,
     }
 }
 
@@ -361,6 +375,17 @@ mod tests {
         assert_eq!(annotation_simple_name("Lcom/x/Atomic;"), "Atomic");
         assert_eq!(annotation_simple_name("Lcom/x/Outer$Atomic;"), "Atomic");
         assert_eq!(annotation_simple_name("LAtomic;"), "Atomic");
+        for (desc, name, yes) in [
+            ("Lcom/x/Atomic;", "Atomic", true),
+            ("Lcom/x/Outer$Atomic;", "Atomic", true),
+            ("LAtomic;", "Atomic", true),
+            ("Lcom/x/NotAtomic;", "Atomic", false),
+            ("Lcom/x/Atomic$Inner;", "Atomic", false),
+            ("Atomic", "Atomic", true),
+        ] {
+            assert_eq!(annotation_has_simple_name(desc, name), yes, "{desc} {name}");
+            assert_eq!(annotation_simple_name(desc) == name, yes, "{desc} {name}");
+        }
     }
 
     #[test]

@@ -49,8 +49,12 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
     let cf = parsed.map_err(|e| ParseFailure(e.to_string()))?;
     let pool = Pool::read(bytes).map_err(ParseFailure)?;
     let mut refs = RefTable::new(&pool);
+    let (field_descs, method_descs) = pool.member_descriptors().map_err(ParseFailure)?;
+    if field_descs.len() != cf.fields.len() || method_descs.len() != cf.methods.len() {
+        return Err(ParseFailure("malformed field or method table".into()));
+    }
     let mut methods = Vec::with_capacity(cf.methods.len());
-    for m in &cf.methods {
+    for (m, descriptor) in cf.methods.iter().zip(method_descs) {
         let mut annotations = Vec::new();
         let mut code = None;
         for attr in &m.attributes {
@@ -70,7 +74,7 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
         }
         methods.push(Method {
             name: m.name.as_ref().into(),
-            descriptor: m.descriptor.to_string().into_boxed_str(),
+            descriptor: descriptor.into(),
             access: m.access_flags.bits(),
             annotations,
             code,
@@ -111,9 +115,10 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
         fields: cf
             .fields
             .iter()
-            .map(|f| Field {
+            .zip(field_descs)
+            .map(|(f, desc)| Field {
                 name: f.name.as_ref().into(),
-                desc: f.descriptor.to_string().into_boxed_str(),
+                desc: desc.into(),
                 access: f.access_flags.bits(),
             })
             .collect(),
