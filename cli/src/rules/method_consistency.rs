@@ -124,43 +124,41 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     profile.push(format!(
         "method-consistency: {count} violations, {memo_keys} memo keys"
     ));
-    // Reporting filters, per class with violations, by reachability over the call graph
-    // (reverse edges), instead of a walk per violation:
+    // Reporting filters, for all classes with violations at once, by reachability over the call
+    // graph (one bit per class, propagated over the components callees first) instead of a walk
+    // per violation or per class:
     // - subordinate: the method reaches (or is) a node opening a lock view with fields of the
     //   class (the paper: the method accesses variables in a subordinate lock view);
     // - lowest: no node strictly below it violates for the same class.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); v.nodes.len()];
-    for (a, es) in v.edges.iter().enumerate() {
-        for &b in es {
-            preds[b].push(a);
-        }
-    }
     let mut classes: Vec<u32> = by_class.keys().copied().collect();
     classes.sort_unstable();
-    // Nodes opening a lock view with fields of each class.
-    let mut holders_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    let slot_of: FxHashMap<u32, usize> = classes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut holds = ClassBits::new(v.nodes.len(), classes.len());
     for lv in &v.lock_views {
-        let mut last = None;
         for &(f, _) in &lv.fields {
-            let c = v.fields.owner(f).0;
-            if last != Some(c) {
-                holders_of.entry(c).or_default().push(lv.node);
-                last = Some(c);
+            if let Some(&slot) = slot_of.get(&v.fields.owner(f).0) {
+                holds.set(lv.node, slot);
             }
         }
     }
+    let mut violates = ClassBits::new(v.nodes.len(), classes.len());
+    for (class, list) in &by_class {
+        for &(n, _) in list {
+            violates.set(n, slot_of[class]);
+        }
+    }
+    // Inclusive reach per component: a member holds (violates), or a callee component does.
+    let reaches_view = holds.closure(v);
+    let reaches_violation = violates.closure(v);
+    // Strictly below a node: through at least one call.
+    let above_violation = reaches_violation.through_calls(v);
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
-    for &class in &classes {
+    for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
-        let holders: &[usize] = holders_of.get(&class).map_or(&[], |h| &h[..]);
-        let reaches_view = backwards(&preds, holders, true);
-        let violators: Vec<usize> = list.iter().map(|(n, _)| *n).collect();
-        // Nodes with a violating node strictly below them.
-        let above_violation = backwards(&preds, &violators, false);
         for &(n, (a, b)) in list {
-            if !reaches_view[n]
-                || above_violation[n]
+            if !reaches_view.get(v.component(n), slot)
+                || above_violation.get(n, slot)
                 || !reported.insert((v.nodes[n].method, class))
             {
                 continue;
@@ -262,24 +260,75 @@ fn chain_break(
     })
 }
 
-/// Nodes that reach one of `targets` over call edges: including the targets themselves when
-/// `inclusive`, else only through at least one call.
-fn backwards(preds: &[Vec<usize>], targets: &[usize], inclusive: bool) -> Vec<bool> {
-    let mut marked = vec![false; preds.len()];
-    let mut stack: Vec<usize> = if inclusive {
-        targets.to_vec()
-    } else {
-        targets
-            .iter()
-            .flat_map(|&t| preds[t].iter().copied())
-            .collect()
-    };
-    while let Some(x) = stack.pop() {
-        if !std::mem::replace(&mut marked[x], true) {
-            stack.extend(preds[x].iter().copied());
+/// One bit per (row, class with violations): rows are nodes, or components after
+/// [`ClassBits::closure`].
+struct ClassBits {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl ClassBits {
+    fn new(rows: usize, classes: usize) -> Self {
+        let words = classes.div_ceil(64).max(1);
+        ClassBits {
+            words,
+            bits: vec![0; rows * words],
         }
     }
-    marked
+    fn set(&mut self, row: usize, slot: usize) {
+        self.bits[row * self.words + slot / 64] |= 1 << (slot % 64);
+    }
+    fn get(&self, row: usize, slot: usize) -> bool {
+        self.bits[row * self.words + slot / 64] & (1 << (slot % 64)) != 0
+    }
+    /// Per component: the bits of its member nodes and of every component it calls,
+    /// transitively. Components are numbered callees first, so one pass in order suffices.
+    fn closure(&self, v: &Views) -> ClassBits {
+        let words = self.words;
+        let mut out = ClassBits {
+            words,
+            bits: vec![0; v.components() * words],
+        };
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); v.components()];
+        for n in 0..v.nodes.len() {
+            members[v.component(n)].push(n);
+        }
+        let mut acc = vec![0u64; words];
+        for (c, nodes) in members.iter().enumerate() {
+            acc.iter_mut().for_each(|w| *w = 0);
+            for &n in nodes {
+                let own = &self.bits[n * words..(n + 1) * words];
+                acc.iter_mut().zip(own).for_each(|(a, b)| *a |= b);
+                for &w in &v.edges[n] {
+                    let cw = v.component(w);
+                    if cw != c {
+                        let below = &out.bits[cw * words..(cw + 1) * words];
+                        acc.iter_mut().zip(below).for_each(|(a, b)| *a |= b);
+                    }
+                }
+            }
+            out.bits[c * words..(c + 1) * words].copy_from_slice(&acc);
+        }
+        out
+    }
+    /// Per node, from per-component bits ([`ClassBits::closure`]): the bits of the components
+    /// it calls (what is strictly below the node).
+    fn through_calls(&self, v: &Views) -> ClassBits {
+        let words = self.words;
+        let mut out = ClassBits {
+            words,
+            bits: vec![0; v.nodes.len() * words],
+        };
+        for (n, callees) in v.edges.iter().enumerate() {
+            let row = &mut out.bits[n * words..(n + 1) * words];
+            for &w in callees {
+                let c = v.component(w);
+                let below = &self.bits[c * words..(c + 1) * words];
+                row.iter_mut().zip(below).for_each(|(a, b)| *a |= b);
+            }
+        }
+        out
+    }
 }
 
 fn view_text(p: &Program, v: &Views, fields: &FieldSet, vars: &[FieldId]) -> String {

@@ -78,6 +78,17 @@ impl Views {
     pub fn scope(&self, n: usize) -> &FieldSet {
         &self.comp_scope[self.comp[n]]
     }
+
+    /// The strongly connected component (recursion) of a node in the call graph. Components
+    /// are numbered callees first: every call goes to the same or a lower number.
+    pub fn component(&self, n: usize) -> usize {
+        self.comp[n]
+    }
+
+    /// The number of components.
+    pub fn components(&self) -> usize {
+        self.comp_scope.len()
+    }
 }
 
 /// Merge `b` into the sorted set `a`.
