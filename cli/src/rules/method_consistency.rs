@@ -48,7 +48,18 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     // Violations by class: (node, the two lock views). Kept compact: most are filtered out.
     // Many methods share a projection (callers inherit their callees' fields): each worker
     // checks each distinct (class, fields, threads) once, keyed by a hash, compared on collision.
-    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, usize, Option<(usize, usize)>)>>;
+    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, u32, Option<(usize, usize)>)>>;
+    // The threads reaching a node, as one number per distinct set (open world has thousands of
+    // threads: hashing and comparing the lists per class run would dominate the check).
+    let mut set_ids: FxHashMap<&[u32], u32> = FxHashMap::default();
+    let thread_set: Vec<u32> = v
+        .reached_by
+        .iter()
+        .map(|t| {
+            let next = set_ids.len() as u32;
+            *set_ids.entry(&t[..]).or_insert(next)
+        })
+        .collect();
     type Found = FxHashMap<u32, Vec<(usize, (usize, usize))>>;
     let (by_class, memo_keys): (Found, usize) = (0..v.nodes.len())
         .into_par_iter()
@@ -79,23 +90,21 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     for (f, _) in run {
                         f.hash(&mut h);
                     }
-                    threads.hash(&mut h);
+                    thread_set[n].hash(&mut h);
                     let bucket = memo.entry(h.finish()).or_default();
                     let same = |fs: &Vec<FieldId>| {
                         fs.len() == run.len() && fs.iter().zip(run).all(|(a, (b, _))| a == b)
                     };
                     let cached = bucket
                         .iter()
-                        .find(|(c, fs, t, _)| {
-                            *c == class && same(fs) && v.reached_by[*t] == *threads
-                        })
+                        .find(|(c, fs, t, _)| *c == class && *t == thread_set[n] && same(fs))
                         .map(|e| e.3);
                     let broken = match cached {
                         Some(r) => r,
                         None => {
                             let vars: Vec<FieldId> = run.iter().map(|(f, _)| *f).collect();
                             let r = chain_break(v, views, &vars, threads);
-                            bucket.push((class, vars, n, r));
+                            bucket.push((class, vars, thread_set[n], r));
                             r
                         }
                     };
