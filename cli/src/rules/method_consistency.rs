@@ -364,7 +364,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     let simple = |c: &str| c.rsplit('/').next().unwrap_or(c).to_string();
     // The first instruction of the method touching an involved field, directly or by a call.
     let f = &v.facts[x.node];
-    let touches = |set: &FieldSet| {
+    let touches = |set: &[(FieldId, u8)]| {
         set.iter()
             .any(|(fid, _)| involved.binary_search(fid).is_ok())
     };
