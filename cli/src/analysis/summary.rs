@@ -209,7 +209,7 @@ pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
                         || (&*r.name == "<init>" && p.thread_safe.is_class(&r.class));
                     if thread_safe {
                         let f = c.member(*f);
-                        found.push((f.class.clone(), f.name.clone()));
+                        found.push((Box::from(&*f.class), Box::from(&*f.name)));
                     }
                 }
             }

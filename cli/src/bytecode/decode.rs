@@ -8,6 +8,7 @@
 //! constant-pool entry rather than once per instruction.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::analysis::locks::class_hash;
 use crate::fxhash::FxHashMap;
@@ -241,14 +242,15 @@ fn decode_modified_utf8(raw: &[u8]) -> String {
         .collect()
 }
 
-/// A member reference by its strings: class, name, descriptor.
-type RefKey<'a> = (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>);
-
 /// The member references of one class, interned: each distinct (class, name, descriptor) gets
-/// one [`RefId`], and each constant-pool entry is resolved once.
+/// one [`RefId`], each constant-pool entry is resolved once, and each distinct string is
+/// allocated once.
 pub struct RefTable<'a> {
     pub refs: Vec<MemberRef>,
-    index: FxHashMap<RefKey<'a>, RefId>,
+    /// Distinct strings by content.
+    strings: FxHashMap<Cow<'a, str>, Arc<str>>,
+    /// References by the addresses of their (interned) strings.
+    index: FxHashMap<(usize, usize, usize), RefId>,
     by_pool_index: Vec<RefId>,
 }
 
@@ -258,9 +260,19 @@ impl<'a> RefTable<'a> {
     pub fn new(pool: &Pool<'a>) -> Self {
         RefTable {
             refs: Vec::new(),
+            strings: FxHashMap::default(),
             index: FxHashMap::default(),
             by_pool_index: vec![UNRESOLVED; pool.entries.len()],
         }
+    }
+
+    fn string(&mut self, s: Cow<'a, str>) -> Arc<str> {
+        if let Some(a) = self.strings.get(&s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(&*s);
+        self.strings.insert(s, a.clone());
+        a
     }
 
     fn intern(
@@ -270,26 +282,28 @@ impl<'a> RefTable<'a> {
         desc: Cow<'a, str>,
         kind: RefKind,
     ) -> RefId {
-        let key = (class, name, desc);
+        let (class, name, desc) = (self.string(class), self.string(name), self.string(desc));
+        let addr = |s: &Arc<str>| Arc::as_ptr(s) as *const u8 as usize;
+        let key = (addr(&class), addr(&name), addr(&desc));
         if let Some(&id) = self.index.get(&key) {
             return id;
         }
-        let (class, name, desc) = &key;
         let (arg_slots, ret_slots) = match kind {
             RefKind::Field => {
-                let s = field_slots(desc);
+                let s = field_slots(&desc);
                 (s, s)
             }
-            _ => (descriptor_arg_slots(desc), descriptor_ret_slots(desc)),
+            _ => (descriptor_arg_slots(&desc), descriptor_ret_slots(&desc)),
         };
         let id = self.refs.len() as RefId;
+        let is_method = kind == RefKind::Method && !class.is_empty();
         self.refs.push(MemberRef {
-            class: (**class).into(),
-            name: (**name).into(),
-            desc: (**desc).into(),
+            class,
+            name,
+            desc,
             arg_slots,
             ret_slots,
-            is_method: kind == RefKind::Method && !class.is_empty(),
+            is_method,
         });
         self.index.insert(key, id);
         id

@@ -197,9 +197,10 @@ pub type RefId = u32;
 /// A field or method reference (class, name, descriptor) with its slot sizes precomputed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MemberRef {
-    pub class: Box<str>,
-    pub name: Box<str>,
-    pub desc: Box<str>,
+    /// Shared with the class's other references that name the same string.
+    pub class: std::sync::Arc<str>,
+    pub name: std::sync::Arc<str>,
+    pub desc: std::sync::Arc<str>,
     /// Fields: slots of the value. Methods: slots of the arguments (without the receiver).
     pub arg_slots: u8,
     /// Methods: slots of the return value (0 for void). Fields: same as `arg_slots`.
