@@ -48,6 +48,16 @@ fn cwe_ids(tags: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// The rule documentation as plain text (`help.text`): code fences and bold markers dropped,
+/// the rest (already readable as text) kept.
+fn markdown_to_text(md: &str) -> String {
+    md.lines()
+        .filter(|l| !l.trim_start().starts_with("```"))
+        .map(|l| l.replace("**", ""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn rules() -> Vec<sarif::ReportingDescriptor> {
     RULES
         .iter()
@@ -56,7 +66,7 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
             name: r.name.to_string(),
             short_description: r.short.to_string(),
             full_description: r.full.to_string(),
-            help_text: r.docs.to_string(),
+            help_text: markdown_to_text(r.docs),
             help_markdown: Some(r.docs.to_string()),
             help_uri: Some(format!(
                 "{INFORMATION_URI}/blob/main/cli/src/rules/{}.md",
@@ -437,6 +447,12 @@ mod tests {
         assert_eq!(normalize("a.Outer$12$Inner"), "a.Outer$#$Inner");
         assert_eq!(normalize("lambda$run$0"), "lambda$run$#");
         assert_eq!(normalize("a.Outer$Inner2"), "a.Outer$Inner2");
+    }
+
+    #[test]
+    fn help_text_is_plain() {
+        let t = markdown_to_text("# r\n**Level:** x\n```java\nint a;\n```\n");
+        assert_eq!(t, "# r\nLevel: x\nint a;");
     }
 
     #[test]
