@@ -448,6 +448,18 @@ fn a_renamed_method_gives_one_new_and_one_absent_and_fails_the_run() {
         "{summary}"
     );
 
+    // A scan of fewer rules does not call the other rules' baseline findings fixed.
+    let only = run_in(
+        &dir,
+        &["scan", "classes", "--baseline", b, "--rules", "stale-value"],
+    );
+    let summary = only.stdout.lines().last().unwrap();
+    assert!(
+        summary.contains("(stale-value: 1 new, 3 unchanged, 1 fixed)")
+            && summary.contains("baseline: 1 new, 3 unchanged, 1 fixed"),
+        "{summary}"
+    );
+
     // JSON: states, the absent list, counts; valid against the documented schema.
     let json = run_in(
         &dir,

@@ -425,7 +425,10 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let mut results =
         report::sarif::results(&out, suppressions, &opts.source_roots, cwd.as_deref());
     let absent = match &baseline {
-        Some(b) => report::baseline::apply(&mut results, b),
+        Some(b) => {
+            let ran: Vec<&str> = opts.rules.iter().map(|r| r.code()).collect();
+            report::baseline::apply(&mut results, b, &ran)
+        }
         None => Vec::new(),
     };
     let rep = Report {

@@ -37,11 +37,16 @@ pub fn load(path: &Path) -> Result<Value, BaselineError> {
 }
 
 /// Sets the baseline state of every result and returns the baseline's absent results (with
-/// state `absent`).
-pub fn apply(results: &mut [sarif::SarifResult], base: &Value) -> Vec<sarif::SarifResult> {
+/// state `absent`). Only the baseline's results of the rules that ran (`rules`) take part: a
+/// scan with fewer rules does not report the others' findings as fixed.
+pub fn apply(
+    results: &mut [sarif::SarifResult],
+    base: &Value,
+    rules: &[&str],
+) -> Vec<sarif::SarifResult> {
     let base_entries: Vec<read::Entry> = read::entries(base)
         .into_iter()
-        .filter(|e| e.tool == TOOL)
+        .filter(|e| e.tool == TOOL && rules.contains(&e.result.rule_id.as_str()))
         .collect();
     let base_keys: Vec<baseline::ResultKey> = base_entries
         .iter()
