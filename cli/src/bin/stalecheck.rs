@@ -422,9 +422,11 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         suppress: file_ref.map(|f| f.suppress.as_slice()).unwrap_or(&[]),
     };
     let (suppressions, notes) = report::suppress::apply(&mut out, &policy);
+    let t_suppress = t_out.elapsed();
     let cwd = std::env::current_dir().ok();
     let mut results =
         report::sarif::results(&out, suppressions, &opts.source_roots, cwd.as_deref());
+    let t_results = t_out.elapsed();
     let absent = match &baseline {
         Some(b) => {
             let ran: Vec<&str> = opts.rules.iter().map(|r| r.code()).collect();
@@ -470,9 +472,16 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             text
         }
     };
+    let t_render = t_out.elapsed();
     write_output(output.as_deref(), &rendered)?;
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
-        eprintln!("timings: output {:?}", t_out.elapsed());
+        eprintln!(
+            "timings: output {:?} (suppressions {t_suppress:?}, results and fingerprints {:?}, \
+             rendering {:?})",
+            t_out.elapsed(),
+            t_results - t_suppress,
+            t_render - t_results
+        );
     }
     if output.is_some() || format != Format::Text {
         // Keep a one-line summary for people when the findings went elsewhere.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use stalecheck_sarif as sarif;
 use stalecheck_sarif::{fingerprint, limits};
 
@@ -196,11 +197,27 @@ pub fn results(
     roots: &[PathBuf],
     cwd: Option<&Path>,
 ) -> Vec<sarif::SarifResult> {
-    let keys: Vec<Vec<String>> = out.diagnostics.iter().map(fingerprint_key).collect();
+    // Tens of thousands of findings on a large program: built in parallel, in order.
+    let keys: Vec<Vec<String>> = out.diagnostics.par_iter().map(fingerprint_key).collect();
     let fingerprints = fingerprint::ordinal_fingerprints(&keys);
-    let mut hashes: HashMap<&Path, Option<Vec<String>>> = HashMap::new();
-    out.diagnostics
+    // GitHub's line hashes, once per source file.
+    let mut sources: Vec<&Path> = out
+        .diagnostics
         .iter()
+        .filter(|d| d.line.is_some())
+        .filter_map(|d| d.source.as_deref())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let hashes: HashMap<&Path, Vec<String>> = sources
+        .into_par_iter()
+        .filter_map(|src| {
+            let text = std::fs::read_to_string(src).ok()?;
+            Some((src, fingerprint::line_hashes(&text)))
+        })
+        .collect();
+    out.diagnostics
+        .par_iter()
         .zip(fingerprints)
         .zip(suppressions)
         .map(|((d, fp), supp)| {
@@ -208,13 +225,8 @@ pub fn results(
             r.partial_fingerprints
                 .insert(fingerprint::STALECHECK_V1.to_string(), fp);
             if let (Some(src), Some(line)) = (d.source.as_deref(), d.line) {
-                let lines = hashes.entry(src).or_insert_with(|| {
-                    std::fs::read_to_string(src)
-                        .ok()
-                        .map(|t| fingerprint::line_hashes(&t))
-                });
-                if let Some(h) = lines
-                    .as_ref()
+                if let Some(h) = hashes
+                    .get(src)
                     .and_then(|l| l.get((line as usize).checked_sub(1)?))
                 {
                     r.partial_fingerprints.insert(
