@@ -1,0 +1,15 @@
+assert new File(basedir, 'a/target/stalecheck.sarif').isFile()
+assert new File(basedir, 'b/target/stalecheck.sarif').isFile()
+assert new File(basedir, 'a/target/stalecheck.status').text.trim() == 'findings'
+assert new File(basedir, 'b/target/stalecheck.status').text.trim() == 'clean'
+def merged = new File(basedir, 'target/stalecheck-aggregate.sarif')
+assert merged.isFile() : "no merged report at $merged"
+def text = merged.text
+def results = (text =~ /"ruleId":\s*"stale-value"/).count
+assert results == 1 : "expected a's one stale-value result in the merged report, found $results"
+assert text =~ /"uri":\s*"a\/src\/main\/java\/a\/Counter\.java"/ : "a's source path is not relative to the reactor root"
+def runs = (text =~ /"driver":\s*\{/).count
+assert runs == 2 : "expected the runs of both modules, found $runs"
+def log = new File(basedir, 'build.log').text
+assert log.contains('stalecheck found findings in a (') && log.contains('Merged report: ' + merged.absolutePath)
+return true
