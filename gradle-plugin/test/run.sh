@@ -85,7 +85,7 @@ file_has() {
 }
 
 echo "# stalecheck: $STALECHECK"
-echo "# gradle: $("$GRADLE" --version 2>/dev/null | grep -m1 '^Gradle')"
+echo "# gradle: $("$GRADLE" --version 2>/dev/null | sed -n '/^Gradle/p')"
 reporting=1
 "$STALECHECK" merge --help >/dev/null 2>&1 || reporting=0
 if [ "$reporting" = 0 ]; then
