@@ -109,17 +109,20 @@ log_lacks "default source sets: staleCheckTest is not part of check" ":staleChec
 expect_success "second run" "$p" check
 log_has "second run: staleCheckMain is up to date" ":staleCheckMain UP-TO-DATE"
 
+expect_success "build cache: clean check stores the scan" "$p" --build-cache clean check
+expect_success "build cache: clean check again" "$p" --build-cache clean check
+log_has "build cache: the scan comes from the cache" ":staleCheckMain FROM-CACHE"
+moved="$work/single-moved"
+rm -rf "$moved" && cp -r "$p" "$moved" && rm -rf "$moved/build" "$moved/.gradle"
+expect_success "build cache: the same project in another directory" "$moved" --build-cache check
+log_has "build cache: relocatable, the scan comes from the cache there too" ":staleCheckMain FROM-CACHE"
+
 cp "$here/extra/Counter.java" "$p/src/main/java/demo/"
 expect_failure "a stale-value bug fails gradle check" "$p" check
 log_has "the failure names the report" "See the report at: file://$p/build/reports/stalecheck/main.sarif"
 log_has "the failure comes from staleCheckMain" "Execution failed for task ':staleCheckMain'"
 if [ "$(count_results "$report" stale-value)" = 1 ]; then ok "the report has the stale-value result"; else fail "the report has $(count_results "$report" stale-value) stale-value results, expected 1"; fi
 file_has "the report points at the source file relative to the root" "$report" '"uri": *"src/main/java/demo/Counter.java"'
-if [ -f "$p/build/tmp/staleCheckMain/classpath.txt" ] || ! grep -q -- "--classpath" "$work/last.log"; then
-    ok "classpath passed as an argument file (or empty)"
-else
-    fail "classpath argument file missing"
-fi
 
 expect_success "ignoreFailures = true: gradle check passes with the bug" "$p" check -PignoreStale
 log_has "ignoreFailures: the finding is still reported" "stalecheck found findings"
@@ -129,6 +132,13 @@ expect_failure "ignoreFailures is an input: without it the up-to-date task runs 
 
 expect_failure "staleCheckTest scans the test source set (it has a bug)" "$p" staleCheckTest
 log_has "staleCheckTest names its report" "build/reports/stalecheck/test.sarif"
+file_has "staleCheckTest: the compile classpath (with main's classes) went into an argument file" \
+    "$p/build/tmp/staleCheckTest/classpath.txt" "build/classes/java/main$"
+if [ "$(count_results "$p/build/reports/stalecheck/test.sarif" stale-value)" = 1 ]; then
+    ok "staleCheckTest: only the test class's bug, not main's classes on its classpath"
+else
+    fail "staleCheckTest: expected 1 stale-value result in test.sarif"
+fi
 expect_failure "sourceSets = ['main', 'test']: staleCheck runs both" "$p" staleCheck -PwithTests --continue
 log_has "sourceSets: staleCheckTest ran in the aggregate" ":staleCheckTest"
 
@@ -164,7 +174,8 @@ expect_failure "staleCheckReport fails: project a has a bug" "$p" staleCheckRepo
 merged="$p/build/reports/stalecheck/stalecheck.sarif"
 log_has "staleCheckReport: the scans ran" ":a:staleCheckMain"
 log_has "staleCheckReport: the failure names the merged report" "Merged report: file://$merged"
-log_has "staleCheckReport: the failure names the project with findings" ":a:staleCheckMain"
+log_has "staleCheckReport: the failure names the project with findings" "stalecheck found findings in :a:staleCheckMain"
+log_lacks "staleCheckReport: the clean project is not named" "findings in :b:"
 if [ -f "$merged" ] && [ "$(count_results "$merged" stale-value)" = 1 ]; then
     ok "one merged SARIF with a's stale-value result"
 else
