@@ -2,6 +2,9 @@ assert new File(basedir, 'a/target/stalecheck.sarif').isFile()
 assert new File(basedir, 'b/target/stalecheck.sarif').isFile()
 assert new File(basedir, 'a/target/stalecheck.status').text.trim() == 'findings'
 assert new File(basedir, 'b/target/stalecheck.status').text.trim() == 'clean'
+def classpath = new File(basedir, 'b/target/stalecheck-classpath.txt')
+assert classpath.isFile() && classpath.text.contains('/a/target/') : "b's classpath (with a) was not passed as an argument file"
+assert !(new File(basedir, 'b/target/stalecheck.sarif').text =~ /"ruleId":\s*"stale-value"/) : "a's bug reported in b (classpath entries must not be reported)"
 def merged = new File(basedir, 'target/stalecheck-aggregate.sarif')
 assert merged.isFile() : "no merged report at $merged"
 def text = merged.text
