@@ -182,8 +182,7 @@ else
     fail "merged SARIF missing or without exactly one stale-value result"
 fi
 file_has "merged SARIF: a's source path relative to the root" "$merged" '"uri": *"a/src/main/java/a/Counter.java"'
-runs=$(grep -cE '"driver": *\{' "$merged" 2>/dev/null); runs=${runs:-0}
-if [ "$runs" -ge 2 ]; then ok "merged SARIF has the runs of both projects"; else fail "merged SARIF has $runs runs, expected 2"; fi
+file_has "merged SARIF: b's results too (its note on Clean.get)" "$merged" '"uri": *"b/src/main/java/b/Clean.java"'
 expect_failure "gradle check in the multi-project build fails on a's bug" "$p" check
 
 echo
