@@ -9,8 +9,8 @@
 # STALECHECK defaults to target/release/stalecheck of this repository. GRADLE: the gradle command
 # (default `gradle`, Debian's 4.4.1 in CI). KEEP=1 keeps the scratch directory.
 #
-# The baseline and multi-project tests need a binary with the reporting subcommands
-# (`stalecheck baseline`, `stalecheck merge`, `scan --baseline`); without them they FAIL.
+# The failOn, baseline and multi-project tests need a binary with the reporting features
+# (`scan --fail-on`, `scan --baseline`, `stalecheck baseline`, `stalecheck merge`); without them they FAIL.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -90,7 +90,7 @@ reporting=1
 "$STALECHECK" merge --help >/dev/null 2>&1 || reporting=0
 if [ "$reporting" = 0 ]; then
     echo "# NOTE: this stalecheck binary has no 'merge'/'baseline' subcommands (issue 5):"
-    echo "#       the baseline and multi-project tests below will FAIL."
+    echo "#       the failOn, baseline and multi-project tests below will FAIL."
 fi
 
 # --- single project: clean, up to date, a bug fails check, ignoreFailures, per-source-set tasks
@@ -153,6 +153,14 @@ fi
 log_has "no binary: the error says how to install it" "cargo install"
 log_has "no binary: the error names STALECHECK" "STALECHECK environment variable"
 
+# --- failOn (passed as --fail-on)
+echo "# failOn (needs scan --fail-on)"
+p="$(copy single)"
+expect_failure "failOn = 'note': the clean project's one note fails the build" "$p" check -PfailOn=note
+log_has "failOn = 'note': the message names the level" "at level note or above"
+cp "$here/extra/Counter.java" "$p/src/main/java/demo/"
+expect_success "failOn = 'error': a warning-level bug does not fail the build" "$p" check -PfailOn=error
+
 # --- baseline: known findings pass, a new one fails
 echo "# baseline (needs stalecheck baseline and scan --baseline)"
 p="$(copy baseline)"
@@ -166,6 +174,14 @@ expect_success "with the baseline, gradle check passes despite the known bug" "$
 cp "$here/extra/Gauge.java" "$p/src/main/java/demo/"
 expect_failure "a newly added bug fails gradle check" "$p" check
 log_has "the failure says the findings are new" "found new findings"
+expect_success "staleBaseline refreshes the baseline; two source sets: one run each, merged" "$p" staleBaseline -PwithTests
+if [ "$(count_results "$p/stalecheck-baseline.sarif" stale-value)" -ge 3 ]; then
+    ok "the refreshed baseline holds main's two bugs and the test source set's"
+else
+    fail "the refreshed baseline has $(count_results "$p/stalecheck-baseline.sarif" stale-value) stale-value results, expected 3"
+fi
+expect_success "with the refreshed baseline, check of both source sets passes" "$p" check -PwithTests
+log_has "both source sets were checked" ":staleCheckTest"
 
 # --- multi-project: one merged SARIF
 echo "# multi-project (needs stalecheck merge)"

@@ -15,7 +15,8 @@ import org.gradle.api.tasks.TaskAction;
  * {@code staleBaseline}: writes (or refreshes) {@code stalecheck { baselineFile }} with the
  * current findings of the configured source sets, so that {@code staleCheck} fails only on new
  * ones. One {@code stalecheck baseline} run per source set (the same inputs {@code staleCheck}
- * scans), combined with {@code stalecheck merge} when there are several. Always runs.
+ * scans), combined with {@code stalecheck merge} when there are several. Declares no outputs, so
+ * it always runs (no {@code upToDateWhen} lambda: the configuration cache cannot store Java lambdas).
  */
 public class StaleBaselineTask extends DefaultTask {
     private List<ScanSpec> specs = new ArrayList<>();
@@ -25,10 +26,6 @@ public class StaleBaselineTask extends DefaultTask {
     private List<String> rules = new ArrayList<>();
     private boolean openWorld;
     private String executable;
-
-    public StaleBaselineTask() {
-        getOutputs().upToDateWhen(task -> false);
-    }
 
     void configure(List<ScanSpec> specs, File rootDir, File baselineFile, File configFile, List<String> rules,
             boolean openWorld, String executable) {
