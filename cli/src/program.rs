@@ -53,12 +53,16 @@ impl Program {
                 }
             }
         }
+        let mut thread_safe = ThreadSafeList::builtin();
+        for c in &config.thread_safe_classes {
+            thread_safe.extend_from(&format!("class {c}"));
+        }
         let mut p = Program {
             classes,
             by_name,
             subtypes,
             config,
-            thread_safe: ThreadSafeList::builtin(),
+            thread_safe,
             thread_safe_fields: FxHashMap::default(),
             summaries: Vec::new(),
             resolved: Vec::new(),

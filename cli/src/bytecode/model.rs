@@ -41,7 +41,35 @@ pub struct Class {
     pub library: bool,
     /// What a parser fallback had to drop, if any.
     pub lost: Option<String>,
+    /// `@SuppressStaleCheck` / `@SuppressFBWarnings` annotations on the class and its members
+    /// (read for the reports; no analysis looks at them).
+    pub suppress: Vec<SuppressAnnotation>,
 }
+
+/// A suppression annotation: one whose simple name is `SuppressStaleCheck` or
+/// `SuppressFBWarnings`, on a class, method or field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuppressAnnotation {
+    pub target: SuppressTarget,
+    /// Simple name of the annotation type.
+    pub annotation: Box<str>,
+    /// The strings of its `value` element (none: everything is suppressed).
+    pub values: Vec<Box<str>>,
+    /// Its `justification` element.
+    pub justification: Option<Box<str>>,
+}
+
+/// What a [`SuppressAnnotation`] is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SuppressTarget {
+    Class,
+    /// Name and descriptor.
+    Method(Box<str>, Box<str>),
+    Field(Box<str>),
+}
+
+/// Simple names of the annotation types that suppress findings.
+pub const SUPPRESS_ANNOTATIONS: &[&str] = &["SuppressStaleCheck", "SuppressFBWarnings"];
 
 impl Class {
     pub fn is_interface(&self) -> bool {

@@ -120,7 +120,75 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
         path: path.to_string(),
         library,
         lost: None,
+        suppress: suppress_annotations(&cf),
     })
+}
+
+/// The suppression annotations (see [`SUPPRESS_ANNOTATIONS`]) on the class, its methods and
+/// its fields, visible or invisible (class retention).
+fn suppress_annotations(cf: &cafebabe::ClassFile<'_>) -> Vec<SuppressAnnotation> {
+    use cafebabe::attributes::{AnnotationElementValue as V, AttributeInfo};
+    fn strings(v: &V<'_>, out: &mut Vec<Box<str>>) {
+        match v {
+            V::StringConstant(s) => out.push(s.as_ref().into()),
+            V::ArrayValue(items) => items.iter().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    fn read(
+        attrs: &[AttributeInfo<'_>],
+        target: SuppressTarget,
+        out: &mut Vec<SuppressAnnotation>,
+    ) {
+        for attr in attrs {
+            let (AttributeData::RuntimeVisibleAnnotations(a)
+            | AttributeData::RuntimeInvisibleAnnotations(a)) = &attr.data
+            else {
+                continue;
+            };
+            for ann in a {
+                let desc = ann.type_descriptor.to_string();
+                let simple = annotation_simple_name(&desc);
+                if !SUPPRESS_ANNOTATIONS.contains(&simple) {
+                    continue;
+                }
+                let mut values = Vec::new();
+                let mut justification = None;
+                for e in &ann.elements {
+                    match &*e.name {
+                        "value" => strings(&e.value, &mut values),
+                        "justification" => {
+                            if let V::StringConstant(s) = &e.value {
+                                justification = Some(s.as_ref().into());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(SuppressAnnotation {
+                    target: target.clone(),
+                    annotation: simple.into(),
+                    values,
+                    justification,
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    read(&cf.attributes, SuppressTarget::Class, &mut out);
+    for m in &cf.methods {
+        let target =
+            SuppressTarget::Method(m.name.as_ref().into(), m.descriptor.to_string().into());
+        read(&m.attributes, target, &mut out);
+    }
+    for f in &cf.fields {
+        read(
+            &f.attributes,
+            SuppressTarget::Field(f.name.as_ref().into()),
+            &mut out,
+        );
+    }
+    out
 }
 
 /// The implementation method of a `LambdaMetafactory` bootstrap entry (its second argument).
