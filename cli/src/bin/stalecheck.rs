@@ -424,8 +424,9 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let (suppressions, notes) = report::suppress::apply(&mut out, &policy);
     let t_suppress = t_out.elapsed();
     let cwd = std::env::current_dir().ok();
+    let full = baseline.is_some() || format == Format::Sarif;
     let mut results =
-        report::sarif::results(&out, suppressions, &opts.source_roots, cwd.as_deref());
+        report::sarif::results(&out, suppressions, &opts.source_roots, cwd.as_deref(), full);
     let t_results = t_out.elapsed();
     let absent = match &baseline {
         Some(b) => {
@@ -493,6 +494,11 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             }
         }
     }
+    // The process ends here: freeing hundreds of thousands of small allocations one by one
+    // would only delay the exit.
+    std::mem::forget(rendered);
+    std::mem::forget(rep);
+    std::mem::forget(out);
     Ok(code)
 }
 

@@ -191,11 +191,16 @@ fn fingerprint_key(d: &Diagnostic) -> Vec<String> {
 
 /// The results of the diagnostics (in order), with fingerprints, line hashes (when the source
 /// file was found) and `suppressions` (parallel to the diagnostics).
+/// The SARIF result of every finding, with its fingerprints and suppressions. Without `full`
+/// (text or JSON output and no baseline to match) only those are filled in: building the
+/// locations, messages and code flows of tens of thousands of findings that nobody reads
+/// would double the cost of the output.
 pub fn results(
     out: &ScanOutput,
     suppressions: Vec<Vec<sarif::Suppression>>,
     roots: &[PathBuf],
     cwd: Option<&Path>,
+    full: bool,
 ) -> Vec<sarif::SarifResult> {
     // Tens of thousands of findings on a large program: built in parallel, in order.
     let keys: Vec<Vec<String>> = out.diagnostics.par_iter().map(fingerprint_key).collect();
@@ -221,7 +226,14 @@ pub fn results(
         .zip(fingerprints)
         .zip(suppressions)
         .map(|((d, fp), supp)| {
-            let mut r = result(d, roots, cwd);
+            let mut r = if full {
+                result(d, roots, cwd)
+            } else {
+                sarif::SarifResult {
+                    rule_id: d.rule.code().to_string(),
+                    ..Default::default()
+                }
+            };
             r.partial_fingerprints
                 .insert(fingerprint::STALECHECK_V1.to_string(), fp);
             if let (Some(src), Some(line)) = (d.source.as_deref(), d.line) {
