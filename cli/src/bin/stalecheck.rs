@@ -276,6 +276,7 @@ fn load_config(explicit: Option<&std::path::Path>) -> miette::Result<Option<File
 }
 
 fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
+    let t_start = std::time::Instant::now();
     let file = load_config(args.config.as_deref())?;
     let file_ref = file.as_ref();
     let rules = if args.rules.is_empty() {
@@ -396,7 +397,16 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             }
         }
     };
+    let t_scan = std::time::Instant::now();
     let mut out = scan(&opts, &progress);
+    let t_scan_end = std::time::Instant::now();
+    if std::env::var_os("STALECHECK_TIMINGS").is_some() {
+        eprintln!(
+            "timings: before the scan {:?}, scan {:?}",
+            t_scan - t_start,
+            t_scan_end - t_scan
+        );
+    }
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         let s = &out.stats;
         eprintln!(
@@ -476,12 +486,14 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let t_render = t_out.elapsed();
     write_output(output.as_deref(), &rendered)?;
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
+        eprintln!("timings: output {:?}", t_out.elapsed());
         eprintln!(
-            "timings: output {:?} (suppressions {t_suppress:?}, results and fingerprints {:?}, \
-             rendering {:?})",
-            t_out.elapsed(),
+            "timings: output: suppressions {t_suppress:?}, results and fingerprints {:?}, \
+             rendering {:?}, since the scan ended {:?}, since start {:?}",
             t_results - t_suppress,
-            t_render - t_results
+            t_render - t_results,
+            t_scan_end.elapsed(),
+            t_start.elapsed()
         );
     }
     if output.is_some() || format != Format::Text {

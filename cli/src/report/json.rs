@@ -4,6 +4,7 @@
 //!
 //! `stalecheck diff --format json` writes the companion document `stalecheck-diff-json/1`.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{Counts, Report};
@@ -150,7 +151,7 @@ pub fn render(report: &Report<'_>, pretty: bool) -> String {
     let counts = report.counts();
     let sum = |f: fn(&Counts) -> usize| counts.iter().map(|(_, c)| f(c)).sum::<usize>();
     let baseline = |f: fn(&Counts) -> usize| report.baseline.then(|| sum(f));
-    let findings = out
+    let findings: Vec<Finding<'_>> = out
         .diagnostics
         .iter()
         .zip(&report.results)
@@ -175,6 +176,17 @@ pub fn render(report: &Report<'_>, pretty: bool) -> String {
                 .collect(),
         })
         .collect();
+    // Compact output of a large scan: the findings are serialized in parallel and spliced into
+    // the document (the order and the bytes are those of serializing them in place).
+    let (findings, rendered) = if pretty {
+        (findings, None)
+    } else {
+        let parts: Vec<String> = findings
+            .par_iter()
+            .map(|f| serde_json::to_string(f).unwrap_or_default())
+            .collect();
+        (Vec::new(), Some(parts))
+    };
     let doc = Document {
         schema: SCHEMA,
         tool: TOOL,
@@ -210,7 +222,33 @@ pub fn render(report: &Report<'_>, pretty: bool) -> String {
                 .collect(),
         },
     };
-    to_text(&doc, pretty)
+    let text = to_text(&doc, pretty);
+    match rendered {
+        Some(parts) => splice_findings(text, &parts),
+        None => text,
+    }
+}
+
+/// Put the findings, serialized one by one, into the compact document in place of its empty
+/// `findings` array (the first one: only `schema` and `tool`, fixed strings, come before it).
+fn splice_findings(text: String, parts: &[String]) -> String {
+    const EMPTY: &str = "\"findings\":[]";
+    let Some(at) = text.find(EMPTY) else {
+        return text;
+    };
+    let len = parts.iter().map(|p| p.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(text.len() + len);
+    out.push_str(&text[..at]);
+    out.push_str("\"findings\":[");
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(p);
+    }
+    out.push(']');
+    out.push_str(&text[at + EMPTY.len()..]);
+    out
 }
 
 #[derive(Serialize)]
