@@ -517,6 +517,17 @@ pub fn call_effect(
 /// reads a field holding a thread-safe object. Without any of these no value is ever shared,
 /// so no rule can report anything and the dataflow can be skipped.
 pub fn may_enter_region(caller: &Caller<'_>) -> bool {
+    scan_for_regions(caller, true)
+}
+
+/// Whether a method has a region of its own: [`may_enter_region`] without counting calls to
+/// methods that lock (their regions are the callee's; what they return is shared only when the
+/// callee's summary says so).
+pub fn has_own_region(caller: &Caller<'_>) -> bool {
+    scan_for_regions(caller, false)
+}
+
+fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
     let p = caller.program;
     let Some(code) = &caller.method.code else {
         return false;
@@ -535,7 +546,7 @@ pub fn may_enter_region(caller: &Caller<'_>) -> bool {
             CallTarget::Unknown { .. } => {
                 p.config.unknown_calls == crate::config::UnknownCalls::Conservative
             }
-            CallTarget::Method { locks, .. } => locks,
+            CallTarget::Method { locks, .. } => locks && locking_callees,
             _ => true,
         },
         _ => false,

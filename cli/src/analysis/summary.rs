@@ -260,7 +260,21 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
     // Round one looks at every candidate; later rounds only at the callers of methods that
     // changed in the round before (nothing else can change).
     let is_candidate: FxHashSet<MethodId> = candidates.iter().copied().collect();
-    let mut todo = candidates;
+    // Round one: a method without a region of its own returns nothing shared yet (every
+    // `returns_shared` is still false); it is looked at again when a callee changes.
+    let prog: &Program = p;
+    let mut todo: Vec<MethodId> = candidates
+        .into_par_iter()
+        .filter(|&id| {
+            let class = prog.class(id.class);
+            locks::has_own_region(&locks::Caller {
+                program: prog,
+                class_id: id.class,
+                class,
+                method: prog.method(id),
+            })
+        })
+        .collect();
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
         let mut changed: Vec<MethodId> = todo

@@ -402,7 +402,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let t_scan_end = std::time::Instant::now();
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         eprintln!(
-            "timings: before the scan {:?}, scan {:?}",
+            "timings: total: before the scan {:?}, scan {:?}",
             t_scan - t_start,
             t_scan_end - t_scan
         );
