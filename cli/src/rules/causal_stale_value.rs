@@ -25,6 +25,7 @@ pub fn check(
     g: &CausalGraph,
     profile: &mut Vec<String>,
 ) -> Vec<Diagnostic> {
+    let t0 = std::time::Instant::now();
     // Which threads write each variable inside a region (writes(x, p)).
     let mut writers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     for rv in &g.views {
@@ -65,8 +66,9 @@ pub fn check(
         }
     }
     profile.push(format!(
-        "causal-stale-value: {flows} flows, {} reported",
-        out.len()
+        "causal-stale-value: {flows} flows, {} reported, in {:?}",
+        out.len(),
+        t0.elapsed()
     ));
     out
 }

@@ -13,6 +13,8 @@
 //! that combines the two values (the correlation's witness), for writes the lowest method that
 //! reaches both regions. Views that no method of the thread executes together are not reported.
 
+use std::hash::{Hash, Hasher};
+
 use rayon::prelude::*;
 
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
@@ -69,12 +71,14 @@ fn intersect(a: &[Var], b: &[Var]) -> Vec<Var> {
 
 /// Maximal sets among `sets` (each with a representative view), distinct.
 fn maximal(sets: &[(Vec<Var>, usize)]) -> Vec<(Vec<Var>, usize)> {
+    let mut distinct: Vec<&(Vec<Var>, usize)> =
+        sets.iter().filter(|(s, _)| !s.is_empty()).collect();
+    distinct.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    distinct.dedup_by(|a, b| a.0 == b.0);
     let mut out: Vec<(Vec<Var>, usize)> = Vec::new();
-    for (s, i) in sets {
-        if s.is_empty() || out.iter().any(|(o, _)| o == s) {
-            continue;
-        }
-        if sets.iter().any(|(t, _)| t.len() > s.len() && subset(s, t)) {
+    // Largest first: a set is maximal when no set kept so far contains it.
+    for (s, i) in distinct {
+        if out.iter().any(|(t, _)| t.len() > s.len() && subset(s, t)) {
             continue;
         }
         out.push((s.clone(), *i));
@@ -82,31 +86,51 @@ fn maximal(sets: &[(Vec<Var>, usize)]) -> Vec<(Vec<Var>, usize)> {
     out
 }
 
-/// Distinct non-empty overlaps of `views` (projection `pick`) with `m`, with a representative.
+/// Distinct non-empty overlaps of `views` (projection `pick`) with `m`, with a representative,
+/// smallest first.
 fn overlaps<'a>(
     views: impl Iterator<Item = &'a ClassView>,
     m: &[Var],
     pick: impl Fn(&ClassView) -> &Vec<Var>,
 ) -> Vec<(Vec<Var>, usize)> {
+    let mut seen: FxHashSet<Vec<Var>> = FxHashSet::default();
     let mut out: Vec<(Vec<Var>, usize)> = Vec::new();
     for cv in views {
         let o = intersect(pick(cv), m);
-        if !o.is_empty() && !out.iter().any(|(x, _)| *x == o) {
+        if !o.is_empty() && seen.insert(o.clone()) {
             out.push((o, cv.view));
         }
     }
+    out.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(&b.0)));
     out
 }
 
-fn correlated_pair(g: &CausalGraph, a: &[Var], b: &[Var]) -> Option<(Var, Var)> {
-    for &x in a {
-        for &y in b {
-            if x == y {
+/// Two overlaps that are not ordered by inclusion, if any: sorted by size, the overlaps form a
+/// chain exactly when each is a subset of the next.
+fn chain_break(ov: &[(Vec<Var>, usize)]) -> Option<(usize, usize)> {
+    ov.windows(2)
+        .position(|w| !subset(&w[0].0, &w[1].0))
+        .map(|i| (i, i + 1))
+}
+
+/// An incomparable pair of overlaps whose variables correlate (Definition 8), given the
+/// correlated pairs inside the maximal view.
+fn correlated_break(
+    ov: &[(Vec<Var>, usize)],
+    pairs: &[(Var, Var)],
+) -> Option<(usize, usize, Var, Var)> {
+    for &(x, y) in pairs {
+        for (i, (a, _)) in ov.iter().enumerate() {
+            if a.binary_search(&x).is_err() {
                 continue;
             }
-            let key = if x < y { (x, y) } else { (y, x) };
-            if g.correlated.contains_key(&key) {
-                return Some(key);
+            for (j, (b, _)) in ov.iter().enumerate() {
+                if i == j || b.binary_search(&y).is_err() {
+                    continue;
+                }
+                if !subset(a, b) && !subset(b, a) {
+                    return Some((i, j, x, y));
+                }
             }
         }
     }
@@ -118,6 +142,7 @@ fn check_class(
     g: &CausalGraph,
     class: u32,
     cviews: &[ClassView],
+    corr: &[(Var, Var)],
     out: &mut Vec<Violation>,
 ) {
     let mut threads: Vec<u32> = cviews
@@ -131,6 +156,31 @@ fn check_class(
             .iter()
             .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
     };
+    // Views of a thread reading (writing) some variable of `m`, each once.
+    let mut readers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    for (i, cv) in cviews.iter().enumerate() {
+        for &x in &cv.reads {
+            readers.entry(x).or_default().push(i);
+        }
+        for &x in &cv.writes {
+            writers.entry(x).or_default().push(i);
+        }
+    }
+    let touching = |t: u32, m: &[Var], write: bool| {
+        let index = if write { &writers } else { &readers };
+        let mut ids: Vec<usize> = m
+            .iter()
+            .filter_map(|x| index.get(x))
+            .flatten()
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter()
+            .map(|i| &cviews[i])
+            .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
+    };
     for &p1 in &threads {
         let wsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.writes.clone(), cv.view)).collect();
         let rsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.reads.clone(), cv.view)).collect();
@@ -141,28 +191,29 @@ fn check_class(
                 if m.len() < 2 {
                     continue;
                 }
-                let ov = overlaps(of(p2), m, |cv| &cv.reads);
-                for i in 0..ov.len() {
-                    for j in i + 1..ov.len() {
-                        let (oa, ob) = (&ov[i].0, &ov[j].0);
-                        if subset(oa, ob) || subset(ob, oa) {
-                            continue;
-                        }
-                        if let Some((x, y)) = correlated_pair(g, oa, ob) {
-                            out.push(Violation {
-                                class,
-                                p1,
-                                p2,
-                                max_view: *mview,
-                                max_vars: m.clone(),
-                                a: ov[i].1,
-                                b: ov[j].1,
-                                kind: Kind::Read { x, y },
-                            });
-                            if out.len() >= MAX_PER_CLASS {
-                                return;
-                            }
-                        }
+                // Only correlated variables can make read views incompatible.
+                let pairs: Vec<(Var, Var)> = corr
+                    .iter()
+                    .copied()
+                    .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
+                    .collect();
+                if pairs.is_empty() {
+                    continue;
+                }
+                let ov = overlaps(touching(p2, m, false), m, |cv| &cv.reads);
+                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
+                    out.push(Violation {
+                        class,
+                        p1,
+                        p2,
+                        max_view: *mview,
+                        max_vars: m.clone(),
+                        a: ov[i].1,
+                        b: ov[j].1,
+                        kind: Kind::Read { x, y },
+                    });
+                    if out.len() >= MAX_PER_CLASS {
+                        return;
                     }
                 }
             }
@@ -170,26 +221,20 @@ fn check_class(
                 if m.len() < 2 {
                     continue;
                 }
-                let ov = overlaps(of(p2), m, |cv| &cv.writes);
-                for i in 0..ov.len() {
-                    for j in i + 1..ov.len() {
-                        let (oa, ob) = (&ov[i].0, &ov[j].0);
-                        if subset(oa, ob) || subset(ob, oa) {
-                            continue;
-                        }
-                        out.push(Violation {
-                            class,
-                            p1,
-                            p2,
-                            max_view: *mview,
-                            max_vars: m.clone(),
-                            a: ov[i].1,
-                            b: ov[j].1,
-                            kind: Kind::Write,
-                        });
-                        if out.len() >= MAX_PER_CLASS {
-                            return;
-                        }
+                let ov = overlaps(touching(p2, m, true), m, |cv| &cv.writes);
+                if let Some((i, j)) = chain_break(&ov) {
+                    out.push(Violation {
+                        class,
+                        p1,
+                        p2,
+                        max_view: *mview,
+                        max_vars: m.clone(),
+                        a: ov[i].1,
+                        b: ov[j].1,
+                        kind: Kind::Write,
+                    });
+                    if out.len() >= MAX_PER_CLASS {
+                        return;
                     }
                 }
             }
@@ -204,32 +249,76 @@ pub fn check(
     g: &CausalGraph,
     profile: &mut Vec<String>,
 ) -> Vec<Diagnostic> {
-    // Partition the views by the class declaring their variables.
+    let t0 = std::time::Instant::now();
+    // Partition the views by the class declaring their variables. Field ids are contiguous per
+    // class and variables sort by field, so each class is one run of a sorted set. Views with
+    // the same accesses to a class, run by the same threads, are one view here (large dynamic
+    // scopes repeat the same classes): deduplicated by hash before anything is copied.
+    let class_at = |set: &[Var], i: usize| causal::var_class(&v.fields, set[i]);
+    let run_end = |set: &[Var], start: usize| {
+        let c = class_at(set, start);
+        let mut end = start + 1;
+        while end < set.len() && class_at(set, end) == c {
+            end += 1;
+        }
+        end
+    };
+    let mut thread_sets: FxHashMap<&[u32], u32> = FxHashMap::default();
     let mut by_class: FxHashMap<u32, Vec<ClassView>> = FxHashMap::default();
+    let mut seen: FxHashMap<(u32, u64), Vec<usize>> = FxHashMap::default();
     for (i, rv) in g.views.iter().enumerate() {
-        if v.reached_by[rv.node].is_empty() {
+        let runners = &v.reached_by[rv.node][..];
+        if runners.is_empty() {
             continue;
         }
-        let mut classes: Vec<u32> = rv
-            .reads
-            .iter()
-            .chain(&rv.writes)
-            .map(|&x| causal::var_class(&v.fields, x))
-            .collect();
-        classes.sort_unstable();
-        classes.dedup();
-        for c in classes {
-            let pick = |s: &[Var]| -> Vec<Var> {
-                s.iter()
-                    .copied()
-                    .filter(|&x| causal::var_class(&v.fields, x) == c)
-                    .collect()
+        let next_id = thread_sets.len() as u32;
+        let tid = *thread_sets.entry(runners).or_insert(next_id);
+        let (r, w) = (&rv.reads, &rv.writes);
+        let (mut a, mut b) = (0, 0);
+        loop {
+            let ca = (a < r.len()).then(|| class_at(r, a));
+            let cb = (b < w.len()).then(|| class_at(w, b));
+            let c = match (ca, cb) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => break,
             };
-            by_class.entry(c).or_default().push(ClassView {
-                view: i,
-                reads: pick(&rv.reads),
-                writes: pick(&rv.writes),
+            let reads = if ca == Some(c) {
+                let e = run_end(r, a);
+                let s = &r[a..e];
+                a = e;
+                s
+            } else {
+                &[][..]
+            };
+            let writes = if cb == Some(c) {
+                let e = run_end(w, b);
+                let s = &w[b..e];
+                b = e;
+                s
+            } else {
+                &[][..]
+            };
+            let mut h = crate::fxhash::FxHasher::default();
+            reads.hash(&mut h);
+            writes.hash(&mut h);
+            tid.hash(&mut h);
+            let list = by_class.entry(c).or_default();
+            let bucket = seen.entry((c, h.finish())).or_default();
+            let dup = bucket.iter().any(|&k| {
+                let cv: &ClassView = &list[k];
+                cv.reads == reads
+                    && cv.writes == writes
+                    && v.reached_by[g.views[cv.view].node] == runners
             });
+            if !dup {
+                bucket.push(list.len());
+                list.push(ClassView {
+                    view: i,
+                    reads: reads.to_vec(),
+                    writes: writes.to_vec(),
+                });
+            }
         }
     }
     let mut classes: Vec<u32> = by_class
@@ -238,18 +327,31 @@ pub fn check(
         .map(|(&c, _)| c)
         .collect();
     classes.sort_unstable();
+    // Correlated pairs by class (both variables of one class).
+    let mut corr: FxHashMap<u32, Vec<(Var, Var)>> = FxHashMap::default();
+    for &(x, y) in g.correlated.keys() {
+        let c = causal::var_class(&v.fields, x);
+        if causal::var_class(&v.fields, y) == c {
+            corr.entry(c).or_default().push((x, y));
+        }
+    }
+    for list in corr.values_mut() {
+        list.sort_unstable();
+    }
     let violations: Vec<Violation> = classes
         .par_iter()
         .flat_map_iter(|&c| {
             let mut out = Vec::new();
-            check_class(v, g, c, &by_class[&c], &mut out);
+            let pairs = corr.get(&c).map_or(&[][..], |l| &l[..]);
+            check_class(v, g, c, &by_class[&c], pairs, &mut out);
             out
         })
         .collect();
     profile.push(format!(
-        "high-level-data-race: {} classes with views, {} violations",
+        "high-level-data-race: {} classes with views, {} violations, at {:?}",
         classes.len(),
-        violations.len()
+        violations.len(),
+        t0.elapsed()
     ));
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
@@ -263,6 +365,11 @@ pub fn check(
         }
         out.push(explain(p, v, g, x, node, witness));
     }
+    profile.push(format!(
+        "high-level-data-race: {} reported, in {:?}",
+        out.len(),
+        t0.elapsed()
+    ));
     out
 }
 
