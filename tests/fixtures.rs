@@ -738,6 +738,42 @@ fn fixtures_match_markers() {
     );
 }
 
+/// Where `stale-value` and `causal-stale-value` see the same stale value, one finding remains: the
+/// `stale-value` one, confirmed (threads, concurrent writer); IncX.incX is such a case.
+#[test]
+fn merged_stale_values_are_confirmed_once() {
+    let report = &json_scan().report;
+    let merged: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.rule == "stale-value" && f.message.contains("confirmed by `causal-stale-value`")
+        })
+        .collect();
+    assert!(
+        merged
+            .iter()
+            .any(|f| f.class == "fixtures.hldr.IncX$AtomicX" && f.method == "incX"),
+        "IncX$AtomicX.incX must be one confirmed stale-value finding; confirmed: {:?}",
+        merged.iter().map(|f| f.short()).collect::<Vec<_>>()
+    );
+    for f in &merged {
+        assert!(
+            !f.threads.is_empty(),
+            "a confirmed stale value names its threads: {}",
+            f.short()
+        );
+        assert!(
+            !report
+                .findings
+                .iter()
+                .any(|g| g.rule == "causal-stale-value" && g.file == f.file && g.line == f.line),
+            "the causal-stale-value duplicate must be gone: {}",
+            f.short()
+        );
+    }
+}
+
 #[test]
 fn fixtures_sarif_is_valid_and_matches_json() {
     let classes = common::class_names(common::fixture_classes());

@@ -9,7 +9,7 @@
 //! value and method.
 //!
 //! The same defect is often also a `stale-value` finding (the value used after a new region was
-//! entered, in one method): [`merge_duplicates`] keeps one.
+//! entered, in one method): [`merge_duplicates`] keeps the `stale-value` one, confirmed.
 
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
@@ -207,12 +207,16 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     }
 }
 
-/// One finding per defect: a `stale-value` finding in the same method and at the same line as
-/// a `causal-stale-value` finding is the same stale value seen intraprocedurally. The
-/// `causal-stale-value` finding is kept (it is confirmed by a concurrent writer and shows the
-/// whole path, across methods); it takes the `stale-value` age and says so in its message.
+/// One finding per defect: a `causal-stale-value` finding in the same method and at the same
+/// line as a `stale-value` finding is the same stale value, seen intraprocedurally by
+/// `stale-value`. The `stale-value` finding is kept (its rule id, age and baseline fingerprint
+/// stay stable whether or not the whole-program rules run) and takes the confirmation: the
+/// threads, and in its message the concurrent writer. The `causal-stale-value` finding is
+/// dropped. `causal-stale-value` therefore reports what `stale-value` does not: values crossing
+/// methods, check-then-act through conditions, regions of other classes.
 pub fn merge_duplicates(diags: &mut Vec<Diagnostic>) {
-    let key = |d: &Diagnostic| {
+    type Key = (String, String, String, Option<u32>);
+    let key = |d: &Diagnostic| -> Key {
         (
             d.class.clone(),
             d.method.clone(),
@@ -220,28 +224,39 @@ pub fn merge_duplicates(diags: &mut Vec<Diagnostic>) {
             d.line,
         )
     };
-    let mut ages: FxHashMap<(String, String, String, Option<u32>), Option<u32>> =
-        FxHashMap::default();
-    for d in diags.iter().filter(|d| d.rule == RuleId::StaleValue) {
-        let e = ages.entry(key(d)).or_insert(None);
-        *e = (*e).max(d.age).or(d.age);
-    }
-    let mut merged: FxHashSet<(String, String, String, Option<u32>)> = FxHashSet::default();
-    for d in diags
-        .iter_mut()
-        .filter(|d| d.rule == RuleId::CausalStaleValue)
-    {
+    let stale: FxHashSet<Key> = diags
+        .iter()
+        .filter(|d| d.rule == RuleId::StaleValue)
+        .map(key)
+        .collect();
+    let mut confirmations: FxHashMap<Key, (String, Vec<String>)> = FxHashMap::default();
+    for d in diags.iter().filter(|d| d.rule == RuleId::CausalStaleValue) {
         let k = key(d);
-        if let Some(age) = ages.get(&k) {
-            d.age = *age;
-            d.message.push_str(&format!(
-                " (also the stale value of rule `stale-value`{}, reported once here)",
-                age.map(|a| format!(", age {a}")).unwrap_or_default()
-            ));
-            merged.insert(k);
+        if stale.contains(&k) {
+            let writer = d
+                .message
+                .split("; ")
+                .find(|part| part.contains(" concurrently"))
+                .map(|part| part.split(" writes ").next().unwrap_or(part).to_string())
+                .unwrap_or_default();
+            confirmations
+                .entry(k)
+                .or_insert_with(|| (writer, d.threads.clone()));
         }
     }
-    diags.retain(|d| d.rule != RuleId::StaleValue || !merged.contains(&key(d)));
+    diags.retain(|d| d.rule != RuleId::CausalStaleValue || !confirmations.contains_key(&key(d)));
+    for d in diags.iter_mut().filter(|d| d.rule == RuleId::StaleValue) {
+        if let Some((writer, threads)) = confirmations.get(&key(d)) {
+            if !writer.is_empty() {
+                d.message.push_str(&format!(
+                    " (confirmed by `causal-stale-value`: {writer} writes it concurrently)"
+                ));
+            }
+            if d.threads.is_empty() {
+                d.threads = threads.clone();
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -268,18 +283,31 @@ mod tests {
     }
 
     #[test]
-    fn merge_keeps_the_causal_finding_with_the_age() {
+    fn merge_keeps_the_stale_value_finding_with_the_confirmation() {
+        let mut causal = diag(RuleId::CausalStaleValue, 10, None);
+        causal.message = "Stale value ...; thread T writes `C.x` concurrently, so ...".into();
+        causal.threads = vec!["thread T".into()];
         let mut d = vec![
             diag(RuleId::StaleValue, 10, Some(2)),
-            diag(RuleId::CausalStaleValue, 10, None),
+            causal,
             diag(RuleId::StaleValue, 12, Some(1)),
+            diag(RuleId::CausalStaleValue, 14, None),
         ];
         merge_duplicates(&mut d);
-        assert_eq!(d.len(), 2);
-        assert_eq!(d[0].rule, RuleId::CausalStaleValue);
+        let rules: Vec<(RuleId, Option<u32>)> = d.iter().map(|x| (x.rule, x.line)).collect();
+        assert_eq!(
+            rules,
+            vec![
+                (RuleId::StaleValue, Some(10)),
+                (RuleId::StaleValue, Some(12)),
+                (RuleId::CausalStaleValue, Some(14)),
+            ]
+        );
         assert_eq!(d[0].age, Some(2));
-        assert!(d[0].message.contains("stale-value"));
-        assert_eq!(d[1].rule, RuleId::StaleValue);
-        assert_eq!(d[1].line, Some(12));
+        assert!(d[0]
+            .message
+            .contains("confirmed by `causal-stale-value`: thread T"));
+        assert_eq!(d[0].threads, vec!["thread T".to_string()]);
+        assert!(d[1].threads.is_empty());
     }
 }

@@ -239,6 +239,9 @@ pub struct Val {
     src: u64,
     left: u64,
     field: u32,
+    /// A reference to an object this method allocated (not shared yet, as in the lock model):
+    /// its fields and its methods' regions are not shared state.
+    local: bool,
 }
 
 impl Val {
@@ -247,6 +250,7 @@ impl Val {
             src: self.src | o.src,
             left: self.left | o.left,
             field: 0,
+            local: false,
         }
     }
 }
@@ -334,6 +338,7 @@ impl Run<'_> {
             src: ctl.src & !self.imported,
             left: ctl.left & !self.imported,
             field: 0,
+            local: false,
         }
     }
 
@@ -393,6 +398,7 @@ impl Run<'_> {
                     src: bit,
                     left: 0,
                     field: 0,
+                    local: false,
                 }
             }
             None => {
@@ -401,6 +407,7 @@ impl Run<'_> {
                     src: bit,
                     left: 0,
                     field: 0,
+                    local: false,
                 }
             }
         }
@@ -604,6 +611,20 @@ impl Run<'_> {
             } => return self.library_call(cx, kind, inputs, ctl),
             _ => {}
         }
+        // A method of an object this method allocated: a local computation (a `StringBuffer`
+        // being filled); a builder returning itself stays local.
+        let code = self.code;
+        if let (Some(recv), Some(Op::Invoke(kind, r))) = (
+            inputs.first(),
+            code.insns.get(cx.at as usize).map(|i| &i.op),
+        ) {
+            if *kind != crate::bytecode::InvokeKind::Static && recv.local {
+                let m = self.class.member(*r);
+                let mut v = union(inputs).or(ctl);
+                v.local = m.desc.ends_with(&format!(")L{};", m.class));
+                return v;
+            }
+        }
         let outs = self.outs;
         let views = self.views;
         let summaries: Vec<&Summary> = self
@@ -716,6 +737,7 @@ impl Analysis for Run<'_> {
             src: a.src | b.src,
             left: a.left | b.left,
             field: if a.field == b.field { a.field } else { 0 },
+            local: a.local && b.local,
         }
     }
 
@@ -724,6 +746,7 @@ impl Analysis for Run<'_> {
             src: if slot < self.nparams { 1 << slot } else { 0 },
             left: 0,
             field: 0,
+            local: false,
         }
     }
 
@@ -760,7 +783,10 @@ impl Analysis for Run<'_> {
         let op = self.code.insns[at as usize].op.clone();
         let ctl = self.control(at);
         match cx.kind {
-            StepKind::Fresh => ctl,
+            StepKind::Fresh => Val {
+                local: matches!(op, Op::New(_)),
+                ..ctl
+            },
             StepKind::Iinc | StepKind::Compute => {
                 let v = union(inputs).or(ctl);
                 if cx.record {
@@ -770,7 +796,10 @@ impl Analysis for Run<'_> {
             }
             StepKind::HeapRead => match op {
                 Op::GetField(r) | Op::GetStatic(r) => {
+                    let on_local =
+                        matches!(op, Op::GetField(_)) && inputs.first().is_some_and(|o| o.local);
                     let (var, field) = self.field_var(r);
+                    let var = var.filter(|_| !on_local);
                     let mut v = ctl;
                     if let Some(var) = var {
                         if cx.record {
@@ -797,6 +826,7 @@ impl Analysis for Run<'_> {
             },
             StepKind::Sink => {
                 match op {
+                    Op::PutField(_) if inputs.first().is_some_and(|o| o.local) => {}
                     Op::PutField(r) | Op::PutStatic(r) => {
                         let value = match op {
                             Op::PutField(_) => union(inputs.get(1..).unwrap_or(&[])),
