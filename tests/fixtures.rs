@@ -747,7 +747,7 @@ fn merged_stale_values_are_confirmed_once() {
         .findings
         .iter()
         .filter(|f| {
-            f.rule == "stale-value" && f.message.contains("confirmed by `causal-stale-value`")
+            f.rule == "stale-value" && f.message.contains("confirmed by causal-stale-value")
         })
         .collect();
     assert!(

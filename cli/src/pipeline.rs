@@ -66,6 +66,9 @@ pub struct ScanOutput {
     pub diagnostics: Vec<Diagnostic>,
     pub problems: Vec<InputProblem>,
     pub stats: Stats,
+    /// Suppression annotations of the scanned classes, with the class's dotted name (applied
+    /// by the reports, see `report::suppress`).
+    pub suppressions: Vec<(String, crate::bytecode::SuppressAnnotation)>,
 }
 
 /// Most duplicate-class notes printed one by one; the rest are summed up in one note.
@@ -133,6 +136,11 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     stats.library_classes = classes.iter().filter(|c| c.library).count();
     stats.classes = classes.len() - stats.library_classes;
 
+    let suppressions = classes
+        .iter()
+        .filter(|c| !c.library)
+        .flat_map(|c| c.suppress.iter().map(|a| (c.dotted_name(), a.clone())))
+        .collect();
     let t2 = Instant::now();
     let mut program = Program::new(classes, opts.config.clone());
     stats.profile.append(&mut program.profile);
@@ -204,6 +212,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         diagnostics,
         problems,
         stats,
+        suppressions,
     }
 }
 

@@ -23,6 +23,11 @@ use std::io::Write;
 
 use serde::Serialize;
 
+pub mod baseline;
+pub mod fingerprint;
+pub mod limits;
+pub mod merge;
+pub mod read;
 mod uri;
 #[cfg(feature = "validate")]
 mod validate;
@@ -112,6 +117,107 @@ pub struct ReportingDescriptor {
     pub precision: Option<String>,
     /// Severity, e.g. `"warning"` (`properties["problem.severity"]`).
     pub problem_severity: Option<String>,
+    /// Relationships to taxa of the run's taxonomies, e.g. CWE-362 (`relationships`).
+    pub relationships: Vec<Relationship>,
+}
+
+/// A relationship of a rule to a taxon (SARIF `reportingDescriptorRelationship`), e.g. to
+/// `CWE-362` of the `CWE` taxonomy.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Relationship {
+    /// Id of the taxon (`target.id`), e.g. `"362"`.
+    pub target_id: String,
+    /// Name of the taxonomy (`target.toolComponent.name`), e.g. `"CWE"`; its index in
+    /// [`Run::taxonomies`] is added on output when the run declares it.
+    pub taxonomy: String,
+    /// Kinds (`kinds`), e.g. `"superset"` or `"relevant"`.
+    pub kinds: Vec<String>,
+}
+
+/// A taxonomy (a SARIF `toolComponent` in `run.taxonomies`), e.g. CWE.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Taxonomy {
+    /// Name (`name`), e.g. `"CWE"`.
+    pub name: String,
+    /// Version (`version`).
+    pub version: Option<String>,
+    /// Organization (`organization`).
+    pub organization: Option<String>,
+    /// Description (`shortDescription.text`).
+    pub short_description: Option<String>,
+    /// Absolute URI of the taxonomy (`informationUri`).
+    pub information_uri: Option<String>,
+    /// The taxa the run refers to (`taxa`).
+    pub taxa: Vec<Taxon>,
+}
+
+/// One taxon of a [`Taxonomy`] (a `reportingDescriptor` in `taxa`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Taxon {
+    /// Id (`id`), e.g. `"362"`.
+    pub id: String,
+    /// Name (`name`).
+    pub name: String,
+    /// Description (`shortDescription.text`).
+    pub short_description: String,
+    /// Absolute URI of its documentation (`helpUri`).
+    pub help_uri: Option<String>,
+}
+
+/// The state of a result with respect to a baseline (SARIF `baselineState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BaselineState {
+    /// Not in the baseline.
+    New,
+    /// In the baseline, same message and location.
+    Unchanged,
+    /// In the baseline (the fingerprint matches), but the message or the location changed.
+    Updated,
+    /// In the baseline only: fixed (or no longer reported) since.
+    Absent,
+}
+
+impl BaselineState {
+    /// The SARIF spelling (`"new"`, `"unchanged"`, `"updated"`, `"absent"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BaselineState::New => "new",
+            BaselineState::Unchanged => "unchanged",
+            BaselineState::Updated => "updated",
+            BaselineState::Absent => "absent",
+        }
+    }
+
+    /// Parses the SARIF spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "new" => BaselineState::New,
+            "unchanged" => BaselineState::Unchanged,
+            "updated" => BaselineState::Updated,
+            "absent" => BaselineState::Absent,
+            _ => return None,
+        })
+    }
+}
+
+/// Where a suppression was stated (SARIF `suppression.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SuppressionKind {
+    /// In the analysed artifact itself (an annotation in the code).
+    InSource,
+    /// Outside it (a configuration file).
+    External,
+}
+
+/// A suppression of a result (SARIF `suppression`, status `accepted`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppression {
+    /// Where it was stated (`kind`).
+    pub kind: SuppressionKind,
+    /// Why (`justification`).
+    pub justification: Option<String>,
 }
 
 /// The analysis tool (SARIF `tool.driver`).
@@ -239,6 +345,10 @@ pub struct SarifResult {
     pub partial_fingerprints: BTreeMap<String, String>,
     /// Extra properties (`properties`).
     pub properties: BTreeMap<String, serde_json::Value>,
+    /// State with respect to a baseline (`baselineState`).
+    pub baseline_state: Option<BaselineState>,
+    /// Suppressions (`suppressions`); a result with one is suppressed.
+    pub suppressions: Vec<Suppression>,
 }
 
 /// A message from the tool about its own execution (SARIF `notification`).
@@ -292,6 +402,8 @@ pub struct Run {
     /// Identifier of this kind of run, e.g. `"stalecheck/main"`
     /// (`automationDetails.id`).
     pub automation_id: Option<String>,
+    /// Taxonomies the rules relate to, e.g. CWE (`taxonomies`).
+    pub taxonomies: Vec<Taxonomy>,
 }
 
 /// A SARIF log: the top-level `sarifLog` object.

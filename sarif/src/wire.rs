@@ -39,6 +39,8 @@ struct Run<'a> {
     invocations: Vec<Invocation<'a>>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     original_uri_base_ids: BTreeMap<&'a str, ArtifactLocation<'a, 'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    taxonomies: Vec<Taxonomy<'a>>,
     /// Always present: `[]` means "ran and found nothing".
     results: Vec<WireResult<'a>>,
 }
@@ -49,9 +51,10 @@ impl<'a> Run<'a> {
         for (i, rule) in run.tool.rules.iter().enumerate() {
             rule_index.entry(rule.id.as_str()).or_insert(i);
         }
+        let taxonomy_index = |name: &str| run.taxonomies.iter().position(|t| t.name == name);
         Run {
             tool: Tool {
-                driver: Driver::from_model(&run.tool),
+                driver: Driver::from_model(&run.tool, &taxonomy_index),
             },
             automation_details: run
                 .automation_id
@@ -76,6 +79,7 @@ impl<'a> Run<'a> {
                     )
                 })
                 .collect(),
+            taxonomies: run.taxonomies.iter().map(Taxonomy::from_model).collect(),
             results: run
                 .results
                 .iter()
@@ -103,14 +107,103 @@ struct Driver<'a> {
 }
 
 impl<'a> Driver<'a> {
-    fn from_model(tool: &'a crate::Tool) -> Self {
+    fn from_model(tool: &'a crate::Tool, taxonomy_index: &dyn Fn(&str) -> Option<usize>) -> Self {
         Driver {
             name: &tool.name,
             version: &tool.version,
             information_uri: tool.information_uri.as_deref(),
-            rules: tool.rules.iter().map(Rule::from_model).collect(),
+            rules: tool
+                .rules
+                .iter()
+                .map(|r| Rule::from_model(r, taxonomy_index))
+                .collect(),
         }
     }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Taxonomy<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    organization: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short_description: Option<MultiformatMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'a str>,
+    is_comprehensive: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    taxa: Vec<Taxon<'a>>,
+}
+
+impl<'a> Taxonomy<'a> {
+    fn from_model(t: &'a crate::Taxonomy) -> Self {
+        Taxonomy {
+            name: &t.name,
+            version: t.version.as_deref(),
+            organization: t.organization.as_deref(),
+            short_description: t
+                .short_description
+                .as_deref()
+                .map(|text| MultiformatMessage {
+                    text,
+                    markdown: None,
+                }),
+            information_uri: t.information_uri.as_deref(),
+            is_comprehensive: false,
+            taxa: t
+                .taxa
+                .iter()
+                .map(|x| Taxon {
+                    id: &x.id,
+                    name: &x.name,
+                    short_description: (!x.short_description.is_empty()).then_some(
+                        MultiformatMessage {
+                            text: &x.short_description,
+                            markdown: None,
+                        },
+                    ),
+                    help_uri: x.help_uri.as_deref(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Taxon<'a> {
+    id: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short_description: Option<MultiformatMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Relationship<'a> {
+    target: RelationshipTarget<'a>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    kinds: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RelationshipTarget<'a> {
+    id: &'a str,
+    tool_component: ToolComponentReference<'a>,
+}
+
+#[derive(Serialize)]
+struct ToolComponentReference<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -130,10 +223,15 @@ struct Rule<'a> {
     default_configuration: Configuration,
     #[serde(skip_serializing_if = "RuleProperties::is_empty")]
     properties: RuleProperties<'a>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    relationships: Vec<Relationship<'a>>,
 }
 
 impl<'a> Rule<'a> {
-    fn from_model(rule: &'a crate::ReportingDescriptor) -> Self {
+    fn from_model(
+        rule: &'a crate::ReportingDescriptor,
+        taxonomy_index: &dyn Fn(&str) -> Option<usize>,
+    ) -> Self {
         let plain = |s: &'a str| {
             (!s.is_empty()).then_some(MultiformatMessage {
                 text: s,
@@ -161,6 +259,20 @@ impl<'a> Rule<'a> {
                 precision: rule.precision.as_deref(),
                 problem_severity: rule.problem_severity.as_deref(),
             },
+            relationships: rule
+                .relationships
+                .iter()
+                .map(|r| Relationship {
+                    target: RelationshipTarget {
+                        id: &r.target_id,
+                        tool_component: ToolComponentReference {
+                            name: &r.taxonomy,
+                            index: taxonomy_index(&r.taxonomy),
+                        },
+                    },
+                    kinds: dedup(&r.kinds),
+                })
+                .collect(),
         }
     }
 }
@@ -304,8 +416,20 @@ struct WireResult<'a> {
     rank: Option<f64>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     partial_fingerprints: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<crate::BaselineState>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     properties: &'a BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct Suppression<'a> {
+    kind: crate::SuppressionKind,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    justification: Option<&'a str>,
 }
 
 impl<'a> WireResult<'a> {
@@ -332,6 +456,16 @@ impl<'a> WireResult<'a> {
                 .filter(|rank| rank.is_finite())
                 .map(|rank| rank.clamp(0.0, 100.0)),
             partial_fingerprints: &r.partial_fingerprints,
+            suppressions: r
+                .suppressions
+                .iter()
+                .map(|s| Suppression {
+                    kind: s.kind,
+                    status: "accepted",
+                    justification: s.justification.as_deref().filter(|j| !j.is_empty()),
+                })
+                .collect(),
+            baseline_state: r.baseline_state,
             properties: &r.properties,
         }
     }

@@ -9,9 +9,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use stalecheck_sarif::{
-    dir_uri, file_uri, relative_uri, schema_errors, CodeFlow, Invocation, Level, Location, Log,
-    LogicalLocation, Notification, ReportingDescriptor, Run, SarifResult, ThreadFlow,
-    ThreadFlowStep, Tool,
+    dir_uri, file_uri, relative_uri, schema_errors, BaselineState, CodeFlow, Invocation, Level,
+    Location, Log, LogicalLocation, Notification, Relationship, ReportingDescriptor, Run,
+    SarifResult, Suppression, SuppressionKind, Taxon, Taxonomy, ThreadFlow, ThreadFlowStep, Tool,
 };
 
 fn method(fqn: &str, descriptor: &str) -> LogicalLocation {
@@ -59,6 +59,11 @@ fn full_log() -> Log {
             ],
             precision: Some("medium".into()),
             problem_severity: Some("warning".into()),
+            relationships: vec![Relationship {
+                target_id: "362".into(),
+                taxonomy: "CWE".into(),
+                kinds: vec!["relevant".into()],
+            }],
         },
         ReportingDescriptor {
             id: "SC0002".into(),
@@ -123,6 +128,17 @@ fn full_log() -> Log {
         rank: Some(80.0),
         partial_fingerprints: fingerprints,
         properties,
+        baseline_state: Some(BaselineState::Updated),
+        suppressions: vec![
+            Suppression {
+                kind: SuppressionKind::External,
+                justification: Some("reviewed".into()),
+            },
+            Suppression {
+                kind: SuppressionKind::InSource,
+                justification: None,
+            },
+        ],
     };
 
     // A result whose rule is not declared, located only logically, with a
@@ -185,6 +201,19 @@ fn full_log() -> Log {
         }),
         original_uri_base_ids: base_ids,
         automation_id: Some("stalecheck/ci".into()),
+        taxonomies: vec![Taxonomy {
+            name: "CWE".into(),
+            version: Some("4.14".into()),
+            organization: Some("MITRE".into()),
+            short_description: Some("Common Weakness Enumeration".into()),
+            information_uri: Some("https://cwe.mitre.org/".into()),
+            taxa: vec![Taxon {
+                id: "362".into(),
+                name: "Race Condition".into(),
+                short_description: "Concurrent execution ...".into(),
+                help_uri: Some("https://cwe.mitre.org/data/definitions/362.html".into()),
+            }],
+        }],
     })
 }
 
@@ -376,6 +405,22 @@ fn full_log_has_expected_shape() {
         })
     );
     assert_eq!(run["automationDetails"], json!({"id": "stalecheck/ci"}));
+
+    assert_eq!(
+        rule["relationships"],
+        json!([{"target": {"id": "362", "toolComponent": {"name": "CWE", "index": 0}}, "kinds": ["relevant"]}])
+    );
+    assert_eq!(run["taxonomies"][0]["name"], "CWE");
+    assert_eq!(run["taxonomies"][0]["taxa"][0]["id"], "362");
+    assert_eq!(r["baselineState"], "updated");
+    assert_eq!(
+        r["suppressions"],
+        json!([
+            {"kind": "external", "status": "accepted", "justification": "reviewed"},
+            {"kind": "inSource", "status": "accepted"}
+        ])
+    );
+    assert!(r2.get("suppressions").is_none() && r2.get("baselineState").is_none());
 }
 
 #[test]

@@ -209,7 +209,7 @@ pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
                         || (&*r.name == "<init>" && p.thread_safe.is_class(&r.class));
                     if thread_safe {
                         let f = c.member(*f);
-                        found.push((f.class.clone(), f.name.clone()));
+                        found.push((Box::from(&*f.class), Box::from(&*f.name)));
                     }
                 }
             }
@@ -226,6 +226,7 @@ const RETURN_ROUNDS: usize = 4;
 /// value: run [`ReturnsShared`] over them, in rounds, until no summary changes. Abstract methods
 /// take the union of their implementations.
 pub fn compute_returns(p: &mut Program, callers: &Callers) {
+    let t_start = std::time::Instant::now();
     let candidates: Vec<MethodId> = p
         .classes
         .iter()
@@ -255,6 +256,7 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
         .filter(|&id| p.summary(id).locks)
         .map(|id| (id, p.implementations(id, 16).unwrap_or_default()))
         .collect();
+    let t_setup = t_start.elapsed();
     // Round one looks at every candidate; later rounds only at the callers of methods that
     // changed in the round before (nothing else can change).
     let is_candidate: FxHashSet<MethodId> = candidates.iter().copied().collect();
@@ -288,6 +290,10 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
         }
         todo = next;
     }
+    p.profile.push(format!(
+        "summaries: returns setup {t_setup:?}, rounds {:?}",
+        t_start.elapsed() - t_setup
+    ));
 }
 
 fn returns_shared(p: &Program, id: MethodId) -> bool {

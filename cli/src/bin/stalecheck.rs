@@ -1,8 +1,9 @@
 //! The `stalecheck` binary: parses the command line, runs the scan, writes the output, sets the
 //! exit code. All analysis lives in the library.
 //!
-//! Exit codes: 0 no finding at warning level or above; 1 findings at warning level or above
-//! (or, with `--strict`, an input problem); 2 usage or configuration error.
+//! Exit codes: 0 no finding at or above `--fail-on` (default warning; with a baseline: no new
+//! one); 1 such findings (or, with `--strict`, an input problem); 2 usage or configuration error
+//! (bad flag, malformed stalecheck.toml, unreadable baseline).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,12 +12,13 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use miette::{miette, IntoDiagnostic, WrapErr};
 
-use stalecheck::config::{AnalysisConfig, UnknownCalls};
+use stalecheck::config::{find_config, AnalysisConfig, FileConfig, RuleSetting, UnknownCalls};
 use stalecheck::diag::Severity;
 use stalecheck::load::{parse_classpath, Limits};
-use stalecheck::pipeline::{scan, ScanOptions, ScanOutput};
-use stalecheck::report::{self, RunInfo};
+use stalecheck::pipeline::{scan, ScanOptions};
+use stalecheck::report::{self, Report, RunInfo};
 use stalecheck::rules::{Level, RuleId, RULES};
+use stalecheck_sarif as sarif;
 
 const EXIT_CLEAN: u8 = 0;
 const EXIT_FINDINGS: u8 = 1;
@@ -33,8 +35,10 @@ fn rules_help() -> String {
         ));
     }
     s.push_str(
-        "\nExit codes:\n  0  no finding at warning level or above\n  1  findings at warning level or above \
-         (with --strict: also any input problem)\n  2  usage or configuration error\n\nRun `stalecheck rules ID` for a rule's documentation.",
+        "\nExit codes:\n  0  no finding at or above --fail-on (default warning; with a baseline: no new one)\n  \
+         1  such findings (with --strict: also any input problem)\n  \
+         2  usage or configuration error (bad flag, malformed stalecheck.toml, unreadable baseline)\n\n\
+         Run `stalecheck rules ID` for a rule's documentation.",
     );
     s
 }
@@ -51,6 +55,14 @@ enum Command {
     /// Scan class directories, class files and archives for stale-value bugs.
     #[command(after_help = rules_help())]
     Scan(ScanArgs),
+    /// Scan and write a baseline (a SARIF file) of today's findings: later scans with
+    /// `--baseline` fail only on new ones. Same arguments as `scan`; exit 0 unless an error.
+    Baseline(ScanArgs),
+    /// Compare the SARIF files of a base and a head build (pull requests): new, fixed and
+    /// unchanged findings; exit 1 when there are new ones at or above --fail-on.
+    Diff(DiffArgs),
+    /// Merge SARIF files (one per module) into one with one run per tool and category.
+    Merge(MergeArgs),
     /// Print the documentation of one rule, or list the rules.
     Rules {
         /// A rule id, e.g. stale-value.
@@ -58,11 +70,69 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Sarif,
     Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+    Note,
+    None,
+}
+
+impl FailOn {
+    fn level(self) -> Option<Level> {
+        match self {
+            FailOn::Error => Some(Level::Error),
+            FailOn::Warning => Some(Level::Warning),
+            FailOn::Note => Some(Level::Note),
+            FailOn::None => None,
+        }
+    }
+    fn sarif_level(self) -> Option<sarif::Level> {
+        self.level().map(|l| match l {
+            Level::Error => sarif::Level::Error,
+            Level::Warning => sarif::Level::Warning,
+            Level::Note => sarif::Level::Note,
+        })
+    }
+    fn parse(s: &str) -> Option<FailOn> {
+        <FailOn as ValueEnum>::from_str(s, false).ok()
+    }
+}
+
+#[derive(Args)]
+struct DiffArgs {
+    /// SARIF file of the base build.
+    #[arg(value_name = "BASE.sarif")]
+    base: PathBuf,
+    /// SARIF file of the head build.
+    #[arg(value_name = "HEAD.sarif")]
+    head: PathBuf,
+    /// Output format: text, sarif (the head with `baselineState`), or json.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write the output to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Fail (exit 1) on new findings at or above this level [default: warning].
+    #[arg(long, value_enum, value_name = "LEVEL", default_value = "warning")]
+    fail_on: FailOn,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// SARIF files to merge.
+    #[arg(required = true, value_name = "FILE.sarif")]
+    inputs: Vec<PathBuf>,
+    /// Where to write the merged SARIF file.
+    #[arg(long, short, required = true, value_name = "FILE")]
+    output: PathBuf,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -85,9 +155,9 @@ struct ScanArgs {
     /// Where the `.java` sources live (e.g. src/main/java), for snippets and SARIF paths.
     #[arg(long = "source-root", value_name = "DIR")]
     source_roots: Vec<PathBuf>,
-    /// Output format [default: text on a terminal, else text too].
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    /// Output format [default: text; sarif for `baseline`].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Write the output to this file instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -113,9 +183,26 @@ struct ScanArgs {
     /// Never show the progress indicator.
     #[arg(long)]
     no_progress: bool,
+    /// The configuration file [default: stalecheck.toml in the working directory or the
+    /// nearest parent that has one].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// A baseline SARIF file (from `stalecheck baseline`): results get a baselineState, and only
+    /// new findings fail the run.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Fail (exit 1) on findings at or above this level (with a baseline: new ones)
+    /// [default: warning, or `fail-on` in stalecheck.toml].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<FailOn>,
+    /// SARIF `automationDetails.id` category, for several analyses of one repository on GitHub
+    /// (written as `CAT/`).
+    #[arg(long, value_name = "CAT")]
+    category: Option<String>,
 }
 
 fn main() -> ExitCode {
+    tune_allocator();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -129,13 +216,20 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Rules { id } => rules_command(id.as_deref()),
-        Command::Scan(args) => match run_scan(args) {
-            Ok(code) => ExitCode::from(code),
-            Err(e) => {
-                eprintln!("{e:?}");
-                ExitCode::from(EXIT_USAGE)
-            }
-        },
+        Command::Scan(args) => exit(run_scan(args, false)),
+        Command::Baseline(args) => exit(run_scan(args, true)),
+        Command::Diff(args) => exit(run_diff(args)),
+        Command::Merge(args) => exit(run_merge(args)),
+    }
+}
+
+fn exit(r: miette::Result<u8>) -> ExitCode {
+    match r {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("{e:?}");
+            ExitCode::from(EXIT_USAGE)
+        }
     }
 }
 
@@ -166,9 +260,31 @@ fn unknown_rule(id: &str) -> miette::Report {
     )
 }
 
-fn run_scan(args: ScanArgs) -> miette::Result<u8> {
+/// The configuration file: `--config`, else `stalecheck.toml` found upwards from the working
+/// directory.
+fn load_config(explicit: Option<&std::path::Path>) -> miette::Result<Option<FileConfig>> {
+    let path = match explicit {
+        Some(p) => Some(p.to_path_buf()),
+        None => std::env::current_dir().ok().and_then(|d| find_config(&d)),
+    };
+    match path {
+        None => Ok(None),
+        Some(p) => FileConfig::load(&p)
+            .map(Some)
+            .map_err(|e| miette::Report::new(*e)),
+    }
+}
+
+fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
+    let t_start = std::time::Instant::now();
+    let file = load_config(args.config.as_deref())?;
+    let file_ref = file.as_ref();
     let rules = if args.rules.is_empty() {
-        RULES.iter().map(|r| r.id).collect()
+        RULES
+            .iter()
+            .map(|r| r.id)
+            .filter(|id| file_ref.and_then(|f| f.rules.get(id)) != Some(&RuleSetting::Off))
+            .collect()
     } else {
         let mut v = Vec::new();
         for code in args
@@ -193,7 +309,7 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
     }
     let mut config = AnalysisConfig {
         context_insensitive: args.context_insensitive,
-        open_world: args.open_world,
+        open_world: args.open_world || file_ref.and_then(|f| f.open_world).unwrap_or(false),
         unknown_calls: match args.unknown_calls {
             UnknownCallsArg::NoLock => UnknownCalls::NoLock,
             UnknownCallsArg::Conservative => UnknownCalls::Conservative,
@@ -202,11 +318,72 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
     };
     if !args.atomic_annotations.is_empty() {
         config.atomic_annotations = args.atomic_annotations.clone();
+    } else if let Some(a) = file_ref.and_then(|f| f.atomic_annotations.clone()) {
+        config.atomic_annotations = a;
     }
+    if let Some(f) = file_ref {
+        if let Some(a) = &f.thread_safe_annotations {
+            config.thread_safe_annotations = a.clone();
+        }
+        config.thread_safe_classes = f
+            .thread_safe_classes
+            .iter()
+            .map(|c| c.replace('.', "/"))
+            .collect();
+    }
+    let mut source_roots = args.source_roots.clone();
+    if let Some(f) = file_ref {
+        source_roots.extend(f.source_roots.iter().cloned());
+    }
+    let fail_on = match (args.fail_on, file_ref.and_then(|f| f.fail_on.as_deref())) {
+        (Some(f), _) => f,
+        (None, Some(s)) => FailOn::parse(s).unwrap_or(FailOn::Warning),
+        (None, None) => FailOn::Warning,
+    };
+    let category = args
+        .category
+        .clone()
+        .or_else(|| file_ref.and_then(|f| f.category.clone()));
+    let format = match (baseline_mode, args.format) {
+        (false, f) => f.unwrap_or(Format::Text),
+        (true, None | Some(Format::Sarif)) => Format::Sarif,
+        (true, Some(_)) => {
+            return Err(miette!(
+                "`stalecheck baseline` writes SARIF; leave out --format"
+            ));
+        }
+    };
+    // `baseline` writes to --output, else to the baseline path of stalecheck.toml; `scan`
+    // compares with --baseline, else with that path.
+    let config_baseline = file_ref.and_then(|f| f.baseline.clone());
+    let output = match (baseline_mode, &args.output) {
+        (true, None) => Some(config_baseline.clone().ok_or_else(|| {
+            miette!(
+                help = "e.g. stalecheck baseline build/classes --output stalecheck-baseline.sarif",
+                "`stalecheck baseline` needs --output FILE (or `baseline` in stalecheck.toml)"
+            )
+        })?),
+        (_, o) => o.clone(),
+    };
+    let baseline_path = if baseline_mode {
+        None
+    } else {
+        args.baseline.clone().or(config_baseline)
+    };
+    let baseline = match &baseline_path {
+        None => None,
+        Some(p) => Some(report::baseline::load(p).map_err(|e| {
+            miette!(
+                help = "create one with `stalecheck baseline <scan arguments> --output FILE`",
+                "{e}"
+            )
+        })?),
+    };
+
     let opts = ScanOptions {
         inputs: args.paths.clone(),
         classpath,
-        source_roots: args.source_roots.clone(),
+        source_roots,
         rules,
         config,
         limits: Limits::default(),
@@ -220,7 +397,16 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
             }
         }
     };
-    let out = scan(&opts, &progress);
+    let t_scan = std::time::Instant::now();
+    let mut out = scan(&opts, &progress);
+    let t_scan_end = std::time::Instant::now();
+    if std::env::var_os("STALECHECK_TIMINGS").is_some() {
+        eprintln!(
+            "timings: before the scan {:?}, scan {:?}",
+            t_scan - t_start,
+            t_scan_end - t_scan
+        );
+    }
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         let s = &out.stats;
         eprintln!(
@@ -239,47 +425,157 @@ fn run_scan(args: ScanArgs) -> miette::Result<u8> {
         };
         eprintln!("stalecheck: {tag}: {p}");
     }
-    let failing = out.diagnostics.iter().any(|d| d.level >= Level::Warning);
+    let t_out = std::time::Instant::now();
+    let policy = report::suppress::Policy {
+        levels: file_ref.map(|f| &f.rules),
+        exclude: file_ref.map(|f| f.exclude.as_slice()).unwrap_or(&[]),
+        suppress: file_ref.map(|f| f.suppress.as_slice()).unwrap_or(&[]),
+    };
+    let (suppressions, notes) = report::suppress::apply(&mut out, &policy);
+    let t_suppress = t_out.elapsed();
+    let cwd = std::env::current_dir().ok();
+    let full = baseline.is_some() || format == Format::Sarif;
+    let mut results =
+        report::sarif::results(&out, suppressions, &opts.source_roots, cwd.as_deref(), full);
+    let t_results = t_out.elapsed();
+    let absent = match &baseline {
+        Some(b) => {
+            let ran: Vec<&str> = opts.rules.iter().map(|r| r.code()).collect();
+            report::baseline::apply(&mut results, b, &ran)
+        }
+        None => Vec::new(),
+    };
+    let rep = Report {
+        out: &out,
+        results,
+        baseline: baseline.is_some(),
+        absent,
+        notes,
+    };
+    for n in &rep.notes {
+        eprintln!("stalecheck: {}: {}", n.level, n.message);
+    }
+    let failing = rep.failing(fail_on.level());
     let problem_fails = args.strict && out.problems.iter().any(|p| p.severity == Severity::Error);
-    let code = if failing || problem_fails {
+    let code = if baseline_mode {
+        EXIT_CLEAN
+    } else if failing > 0 || problem_fails {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
     };
 
-    let t_out = std::time::Instant::now();
-    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let rendered = match args.format {
-        Format::Text => report::text::render(&out, to_terminal),
-        Format::Json => report::json::render(&out, to_terminal),
+    let to_terminal = output.is_none() && std::io::stdout().is_terminal();
+    let rendered = match format {
+        Format::Text => report::text::render(&rep, to_terminal),
+        Format::Json => report::json::render(&rep, to_terminal),
         Format::Sarif => {
             let info = RunInfo {
                 command_line: std::env::args().collect(),
-                working_directory: std::env::current_dir().ok(),
+                working_directory: cwd.clone(),
                 exit_code: code as i32,
+                category,
             };
-            report::sarif::render(&out, &opts, &info)
+            let (text, cut) = report::sarif::render(&rep, &opts, &info);
+            for c in cut {
+                eprintln!("stalecheck: warning: {c}");
+            }
+            text
         }
     };
-    write_output(args.output.as_deref(), &rendered)?;
+    let t_render = t_out.elapsed();
+    write_output(output.as_deref(), &rendered)?;
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         eprintln!("timings: output {:?}", t_out.elapsed());
+        eprintln!(
+            "timings: output: suppressions {t_suppress:?}, results and fingerprints {:?}, \
+             rendering {:?}, since the scan ended {:?}, since start {:?}",
+            t_results - t_suppress,
+            t_render - t_results,
+            t_scan_end.elapsed(),
+            t_start.elapsed()
+        );
     }
-    if args.output.is_some() || !matches!(args.format, Format::Text) {
+    if output.is_some() || format != Format::Text {
         // Keep a one-line summary for people when the findings went elsewhere.
-        if std::io::stderr().is_terminal() || args.output.is_some() {
-            eprintln!("{}", summary(&out, args.output.as_deref()));
+        if std::io::stderr().is_terminal() || output.is_some() {
+            let line = report::text::summary_line(&rep);
+            match &output {
+                Some(p) => eprintln!("{line}; report written to {}", p.display()),
+                None => eprintln!("{line}"),
+            }
         }
     }
+    // The process ends here: freeing hundreds of thousands of small allocations one by one
+    // would only delay the exit.
+    std::mem::forget(rendered);
+    std::mem::forget(rep);
+    std::mem::forget(out);
     Ok(code)
 }
 
-fn summary(out: &ScanOutput, output: Option<&std::path::Path>) -> String {
-    let line = report::text::summary_line(out);
-    match output {
-        Some(p) => format!("{line}; report written to {}", p.display()),
-        None => line,
+fn read_sarif(path: &std::path::Path) -> miette::Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot read {}", path.display()))?;
+    sarif::read::parse_log(&text)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("{} is not a usable SARIF file", path.display()))
+}
+
+fn run_diff(args: DiffArgs) -> miette::Result<u8> {
+    let base = read_sarif(&args.base)?;
+    let head = read_sarif(&args.head)?;
+    let d = sarif::baseline::diff_logs(&base, &head);
+    let min = args.fail_on.sarif_level();
+    let failing = d
+        .head
+        .iter()
+        .filter(|(e, st)| {
+            *st == sarif::BaselineState::New
+                && !e.suppressed
+                && min.is_some_and(|m| e.result.level >= m)
+        })
+        .count();
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let rendered = match args.format {
+        Format::Text => report::text::render_diff(&d, failing),
+        Format::Json => report::json::render_diff(&d, failing, to_terminal),
+        Format::Sarif => {
+            let mut v = sarif::baseline::annotate(&base, &head, &d);
+            let (text, cut) = sarif::limits::enforce(&mut v, sarif::limits::GITHUB);
+            for c in cut {
+                eprintln!("stalecheck: warning: {c}");
+            }
+            text
+        }
+    };
+    write_output(args.output.as_deref(), &rendered)?;
+    Ok(if failing > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    })
+}
+
+fn run_merge(args: MergeArgs) -> miette::Result<u8> {
+    let mut logs = Vec::new();
+    for p in &args.inputs {
+        logs.push(read_sarif(p)?);
     }
+    let mut merged = sarif::merge::merge(&logs);
+    let (text, cut) = sarif::limits::enforce(&mut merged, sarif::limits::GITHUB);
+    for c in cut {
+        eprintln!("stalecheck: warning: {c}");
+    }
+    write_output(Some(&args.output), &text)?;
+    eprintln!(
+        "stalecheck: merged {} file(s) into {} run(s); written to {}",
+        args.inputs.len(),
+        sarif::read::runs(&merged).len(),
+        args.output.display()
+    );
+    Ok(EXIT_CLEAN)
 }
 
 fn write_output(path: Option<&std::path::Path>, text: &str) -> miette::Result<()> {
@@ -308,3 +604,36 @@ fn write_output(path: Option<&std::path::Path>, text: &str) -> miette::Result<()
 // free lists beat glibc's arenas here (measured: see bench/README.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// A scan builds its heap once and frees most of it at the end, so memory returned to the OS
+/// early only comes back as fresh page faults, and transparent huge pages make every first touch
+/// zero 2 MiB. Both cost about a second of system time on the JDK (bench/README.md); turning them
+/// off costs a few percent of peak memory.
+fn tune_allocator() {
+    extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    // `mi_option_purge_delay` in the mimalloc v3 sources libmimalloc-sys 0.1.49 builds
+    // (Cargo.lock pins it); -1 means never purge.
+    const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+    // SAFETY: setting a mimalloc option is thread-safe and has no memory effects of its own.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
+        }
+        const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+        // SAFETY: PR_SET_THP_DISABLE only sets a flag on this process; a failure (old kernel)
+        // is harmless and ignored.
+        let _ = unsafe {
+            prctl(
+                PR_SET_THP_DISABLE,
+                1 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+            )
+        };
+    }
+}

@@ -3,6 +3,7 @@
 //! ([`cfg`]).
 
 pub mod cfg;
+pub mod decode;
 pub mod model;
 pub mod parse;
 

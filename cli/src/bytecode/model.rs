@@ -41,7 +41,35 @@ pub struct Class {
     pub library: bool,
     /// What a parser fallback had to drop, if any.
     pub lost: Option<String>,
+    /// `@SuppressStaleCheck` / `@SuppressFBWarnings` annotations on the class and its members
+    /// (read for the reports; no analysis looks at them).
+    pub suppress: Vec<SuppressAnnotation>,
 }
+
+/// A suppression annotation: one whose simple name is `SuppressStaleCheck` or
+/// `SuppressFBWarnings`, on a class, method or field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuppressAnnotation {
+    pub target: SuppressTarget,
+    /// Simple name of the annotation type.
+    pub annotation: Box<str>,
+    /// The strings of its `value` element (none: everything is suppressed).
+    pub values: Vec<Box<str>>,
+    /// Its `justification` element.
+    pub justification: Option<Box<str>>,
+}
+
+/// What a [`SuppressAnnotation`] is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SuppressTarget {
+    Class,
+    /// Name and descriptor.
+    Method(Box<str>, Box<str>),
+    Field(Box<str>),
+}
+
+/// Simple names of the annotation types that suppress findings.
+pub const SUPPRESS_ANNOTATIONS: &[&str] = &["SuppressStaleCheck", "SuppressFBWarnings"];
 
 impl Class {
     pub fn is_interface(&self) -> bool {
@@ -118,9 +146,23 @@ impl Method {
         }
     }
     pub fn has_annotation_named(&self, simple_names: &[String]) -> bool {
-        self.annotations
-            .iter()
-            .any(|a| simple_names.iter().any(|n| annotation_simple_name(a) == n))
+        self.annotations.iter().any(|a| {
+            simple_names
+                .iter()
+                .any(|n| annotation_has_simple_name(a, n))
+        })
+    }
+}
+
+/// Whether an annotation type descriptor has this simple name; the same as
+/// `annotation_simple_name(desc) == name`, without splitting (this is asked for every call).
+pub fn annotation_has_simple_name(desc: &str, name: &str) -> bool {
+    let Some(body) = desc.strip_suffix(';') else {
+        return annotation_simple_name(desc) == name;
+    };
+    match body.strip_suffix(name) {
+        Some(rest) => rest == "L" || rest.ends_with('/') || rest.ends_with('$'),
+        None => false,
     }
 }
 
@@ -183,9 +225,10 @@ pub type RefId = u32;
 /// A field or method reference (class, name, descriptor) with its slot sizes precomputed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MemberRef {
-    pub class: Box<str>,
-    pub name: Box<str>,
-    pub desc: Box<str>,
+    /// Shared with the class's other references that name the same string.
+    pub class: std::sync::Arc<str>,
+    pub name: std::sync::Arc<str>,
+    pub desc: std::sync::Arc<str>,
     /// Fields: slots of the value. Methods: slots of the arguments (without the receiver).
     pub arg_slots: u8,
     /// Methods: slots of the return value (0 for void). Fields: same as `arg_slots`.
@@ -361,6 +404,17 @@ mod tests {
         assert_eq!(annotation_simple_name("Lcom/x/Atomic;"), "Atomic");
         assert_eq!(annotation_simple_name("Lcom/x/Outer$Atomic;"), "Atomic");
         assert_eq!(annotation_simple_name("LAtomic;"), "Atomic");
+        for (desc, name, yes) in [
+            ("Lcom/x/Atomic;", "Atomic", true),
+            ("Lcom/x/Outer$Atomic;", "Atomic", true),
+            ("LAtomic;", "Atomic", true),
+            ("Lcom/x/NotAtomic;", "Atomic", false),
+            ("Lcom/x/Atomic$Inner;", "Atomic", false),
+            ("Atomic", "Atomic", true),
+        ] {
+            assert_eq!(annotation_has_simple_name(desc, name), yes, "{desc} {name}");
+            assert_eq!(annotation_simple_name(desc) == name, yes, "{desc} {name}");
+        }
     }
 
     #[test]

@@ -2,11 +2,14 @@
 //! is fixed: `logicalLocations[0].fullyQualifiedName` = `pkg.Outer$Inner.method`,
 //! `decoratedName` = the JVM descriptor, rule ids from the registry.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use stalecheck_sarif as sarif;
+use stalecheck_sarif::{fingerprint, limits};
 
-use super::RunInfo;
+use super::{Report, RunInfo};
 use crate::diag::{InputProblem, Severity};
 use crate::explain::{Diagnostic, StepKind};
 use crate::pipeline::{ScanOptions, ScanOutput};
@@ -23,6 +26,39 @@ fn level(l: Level) -> sarif::Level {
     }
 }
 
+/// The CWE entries our rules relate to (by their `external/cwe/cwe-N` tags).
+const CWE: &[(&str, &str, &str)] = &[
+    (
+        "362",
+        "Concurrent Execution using Shared Resource with Improper Synchronization ('Race Condition')",
+        "The product contains a code sequence that can run concurrently with other code, and the code sequence requires temporary, exclusive access to a shared resource, but a timing window exists in which the shared resource can be modified by another code sequence that is operating concurrently.",
+    ),
+    (
+        "367",
+        "Time-of-check Time-of-use (TOCTOU) Race Condition",
+        "The product checks the state of a resource before using that resource, but the resource's state can change between the check and the use in a way that invalidates the results of the check.",
+    ),
+];
+const CWE_TAXONOMY: &str = "CWE";
+
+/// The CWE ids a rule's tags name (`external/cwe/cwe-362` → `362`).
+fn cwe_ids(tags: &[&str]) -> Vec<String> {
+    tags.iter()
+        .filter_map(|t| t.strip_prefix("external/cwe/cwe-"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The rule documentation as plain text (`help.text`): code fences and bold markers dropped,
+/// the rest (already readable as text) kept.
+fn markdown_to_text(md: &str) -> String {
+    md.lines()
+        .filter(|l| !l.trim_start().starts_with("```"))
+        .map(|l| l.replace("**", ""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn rules() -> Vec<sarif::ReportingDescriptor> {
     RULES
         .iter()
@@ -31,7 +67,7 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
             name: r.name.to_string(),
             short_description: r.short.to_string(),
             full_description: r.full.to_string(),
-            help_text: r.docs.to_string(),
+            help_text: markdown_to_text(r.docs),
             help_markdown: Some(r.docs.to_string()),
             help_uri: Some(format!(
                 "{INFORMATION_URI}/blob/main/cli/src/rules/{}.md",
@@ -41,15 +77,45 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
             tags: r.tags.iter().map(|t| t.to_string()).collect(),
             precision: Some(r.precision.to_string()),
             problem_severity: Some(
-                if r.level >= Level::Warning {
-                    "warning"
-                } else {
-                    "recommendation"
+                match r.level {
+                    Level::Error => "error",
+                    Level::Warning => "warning",
+                    Level::Note => "recommendation",
                 }
                 .to_string(),
             ),
+            relationships: cwe_ids(r.tags)
+                .into_iter()
+                .map(|id| sarif::Relationship {
+                    target_id: id,
+                    taxonomy: CWE_TAXONOMY.to_string(),
+                    kinds: vec!["relevant".to_string()],
+                })
+                .collect(),
         })
         .collect()
+}
+
+/// The CWE taxonomy, with the entries the rules relate to.
+fn cwe_taxonomy() -> sarif::Taxonomy {
+    let used: Vec<String> = RULES.iter().flat_map(|r| cwe_ids(r.tags)).collect();
+    sarif::Taxonomy {
+        name: CWE_TAXONOMY.to_string(),
+        version: Some("4.14".to_string()),
+        organization: Some("MITRE".to_string()),
+        short_description: Some("The MITRE Common Weakness Enumeration".to_string()),
+        information_uri: Some("https://cwe.mitre.org/".to_string()),
+        taxa: CWE
+            .iter()
+            .filter(|(id, _, _)| used.iter().any(|u| u == id))
+            .map(|(id, name, desc)| sarif::Taxon {
+                id: id.to_string(),
+                name: name.to_string(),
+                short_description: desc.to_string(),
+                help_uri: Some(format!("https://cwe.mitre.org/data/definitions/{id}.html")),
+            })
+            .collect(),
+    }
 }
 
 /// The artifact of a diagnostic, as `(uri, uriBaseId)`:
@@ -93,6 +159,110 @@ fn root_base_id(i: usize) -> String {
     format!("SRCROOT{i}")
 }
 
+/// Replaces the compiler's numbering in synthetic names (`Outer$1`, `lambda$run$0`) by `#`:
+/// adding an anonymous class or a lambda elsewhere renumbers the others.
+fn normalize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            out.push('#');
+        }
+    }
+    out
+}
+
+/// The parts of a diagnostic's `stalecheck/v1` key: rule, class, method and descriptor, and
+/// the names the message quotes (the fields and methods it is about); no line, no file.
+fn fingerprint_key(d: &Diagnostic) -> Vec<String> {
+    let mut key = vec![
+        d.rule.code().to_string(),
+        normalize(&d.class),
+        normalize(&d.method),
+        d.descriptor.clone(),
+    ];
+    key.extend(super::quoted_names(&d.message).into_iter().map(normalize));
+    key
+}
+
+/// The results of the diagnostics (in order), with fingerprints, line hashes (when the source
+/// file was found) and `suppressions` (parallel to the diagnostics).
+/// The SARIF result of every finding, with its fingerprints and suppressions. Without `full`
+/// (text or JSON output and no baseline to match) only those are filled in: building the
+/// locations, messages and code flows of tens of thousands of findings that nobody reads
+/// would double the cost of the output.
+pub fn results(
+    out: &ScanOutput,
+    suppressions: Vec<Vec<sarif::Suppression>>,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    full: bool,
+) -> Vec<sarif::SarifResult> {
+    // Tens of thousands of findings on a large program: built in parallel, in order.
+    let keys: Vec<Vec<String>> = out.diagnostics.par_iter().map(fingerprint_key).collect();
+    let fingerprints = fingerprint::ordinal_fingerprints(&keys);
+    // GitHub's line hashes, once per source file.
+    let mut sources: Vec<&Path> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.line.is_some())
+        .filter_map(|d| d.source.as_deref())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let hashes: HashMap<&Path, Vec<String>> = sources
+        .into_par_iter()
+        .filter_map(|src| {
+            let text = std::fs::read_to_string(src).ok()?;
+            Some((src, fingerprint::line_hashes(&text)))
+        })
+        .collect();
+    out.diagnostics
+        .par_iter()
+        .zip(fingerprints)
+        .zip(suppressions)
+        .map(|((d, fp), supp)| {
+            let mut r = if full {
+                result(d, roots, cwd)
+            } else {
+                sarif::SarifResult {
+                    rule_id: d.rule.code().to_string(),
+                    ..Default::default()
+                }
+            };
+            r.partial_fingerprints
+                .insert(fingerprint::STALECHECK_V1.to_string(), fp);
+            if let (Some(src), Some(line)) = (d.source.as_deref(), d.line) {
+                if let Some(h) = hashes
+                    .get(src)
+                    .and_then(|l| l.get((line as usize).checked_sub(1)?))
+                {
+                    r.partial_fingerprints.insert(
+                        fingerprint::PRIMARY_LOCATION_LINE_HASH.to_string(),
+                        h.clone(),
+                    );
+                }
+            }
+            r.suppressions = supp;
+            r
+        })
+        .collect()
+}
+
+fn step_kind(k: StepKind) -> &'static str {
+    match k {
+        StepKind::Read => "read",
+        StepKind::Stale => "release",
+        StepKind::Use => "use",
+        StepKind::Lock => "acquire",
+        StepKind::Access => "access",
+    }
+}
+
 fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::SarifResult {
     let (uri, base) = artifact(d, roots, cwd);
     let logical = sarif::LogicalLocation {
@@ -122,38 +292,52 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             }
         }
     };
-    let related: Vec<sarif::Location> = d
-        .steps
-        .iter()
-        .filter(|s| s.kind != StepKind::Use)
-        .map(|s| loc(s.line, Some(s.message.clone())))
-        .collect();
-    let steps = d
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| sarif::ThreadFlowStep {
-            location: step_loc(s),
-            kinds: vec![match s.kind {
-                StepKind::Read => "read",
-                StepKind::Stale => "release",
-                StepKind::Use => "use",
-                StepKind::Lock => "acquire",
-                StepKind::Access => "access",
-            }
-            .to_string()],
-            nesting_level: Some(0),
-            execution_order: Some(i as u32 + 1),
-        })
-        .collect();
+    let linked: Vec<&crate::explain::Step> =
+        d.steps.iter().filter(|s| s.kind != StepKind::Use).collect();
+    let related: Vec<sarif::Location> = linked.iter().map(|s| step_loc(s)).collect();
+    let flow_step = |(i, s): (usize, &crate::explain::Step)| sarif::ThreadFlowStep {
+        location: step_loc(s),
+        kinds: vec![step_kind(s.kind).to_string()],
+        nesting_level: Some(0),
+        execution_order: Some(i as u32 + 1),
+    };
+    // One thread flow per thread: the thread that runs the method (all steps); for the
+    // whole-program rules, which know the threads, also a concurrent thread running the same
+    // critical sections (a second thread, or another instance of the only one) in between.
+    let reader = d.threads.first().cloned();
+    let mut thread_flows = vec![sarif::ThreadFlow {
+        id: Some(reader.clone().unwrap_or_else(|| "reader".to_string())),
+        message: Some(format!("the thread running `{}`", d.method)),
+        steps: d.steps.iter().enumerate().map(flow_step).collect(),
+    }];
+    if let Some(first) = reader {
+        let other = d
+            .threads
+            .get(1)
+            .cloned()
+            .unwrap_or_else(|| format!("{first} (another instance)"));
+        let steps: Vec<sarif::ThreadFlowStep> = d
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, StepKind::Lock | StepKind::Access))
+            .map(|(i, s)| sarif::ThreadFlowStep {
+                // When it runs them is not known: no place in the execution order.
+                execution_order: None,
+                ..flow_step((i, s))
+            })
+            .collect();
+        thread_flows.push(sarif::ThreadFlow {
+            id: Some(other),
+            message: Some(
+                "a concurrent thread running the same critical sections in between".to_string(),
+            ),
+            steps,
+        });
+    }
     // Link the message to the related locations: "read ... [here](1) ... [stale](2)".
     let mut message = sarif::escape_message(&d.message);
-    for (i, s) in d
-        .steps
-        .iter()
-        .filter(|s| s.kind != StepKind::Use)
-        .enumerate()
-    {
+    for (i, s) in linked.iter().enumerate() {
         let label = match s.kind {
             StepKind::Read => "read",
             StepKind::Stale => "went stale",
@@ -174,17 +358,20 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
         primary: loc(d.line, None),
         related,
         code_flows: vec![sarif::CodeFlow {
-            message: Some("the value from its read to its use".to_string()),
-            thread_flows: vec![sarif::ThreadFlow {
-                id: Some("reader".to_string()),
-                message: None,
-                steps,
-            }],
+            message: Some(match d.rule {
+                crate::rules::RuleId::MethodConsistency => {
+                    "the method's critical sections, and a concurrent thread's".to_string()
+                }
+                _ => "the value from its read to its use".to_string(),
+            }),
+            thread_flows,
         }],
         // Older stale values rank higher (Burrows and Leino's ordering by age).
         rank: d.age.map(|a| (40.0 + 20.0 * a as f64).min(100.0)),
         partial_fingerprints: Default::default(),
         properties,
+        baseline_state: None,
+        suppressions: Vec::new(),
     }
 }
 
@@ -200,7 +387,11 @@ fn notification(p: &InputProblem) -> sarif::Notification {
     }
 }
 
-pub fn render(out: &ScanOutput, opts: &ScanOptions, info: &RunInfo) -> String {
+/// The SARIF log of a report: the rules with the CWE taxonomy, the results (suppressed ones
+/// included, marked), the baseline's absent results, and the invocation with every input
+/// problem and note.
+pub fn log(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> sarif::Log {
+    let out = report.out;
     let cwd = info.working_directory.as_deref();
     let mut base_ids = std::collections::BTreeMap::new();
     if let Some(cwd) = cwd {
@@ -211,6 +402,8 @@ pub fn render(out: &ScanOutput, opts: &ScanOptions, info: &RunInfo) -> String {
             base_ids.insert(root_base_id(i), sarif::dir_uri(root));
         }
     }
+    let mut results = report.results.clone();
+    results.extend(report.absent.iter().cloned());
     let run = sarif::Run {
         tool: sarif::Tool {
             name: "stalecheck".to_string(),
@@ -218,21 +411,99 @@ pub fn render(out: &ScanOutput, opts: &ScanOptions, info: &RunInfo) -> String {
             information_uri: Some(INFORMATION_URI.to_string()),
             rules: rules(),
         },
-        results: out
-            .diagnostics
-            .iter()
-            .map(|d| result(d, &opts.source_roots, cwd))
-            .collect(),
+        results,
         invocation: Some(sarif::Invocation {
             execution_successful: true,
             command_line: Some(info.command_line.join(" ")),
             arguments: info.command_line.iter().skip(1).cloned().collect(),
             working_directory: cwd.map(sarif::dir_uri),
-            notifications: out.problems.iter().map(notification).collect(),
+            notifications: out
+                .problems
+                .iter()
+                .map(notification)
+                .chain(report.notes.iter().cloned())
+                .collect(),
             exit_code: Some(info.exit_code),
         }),
         original_uri_base_ids: base_ids,
-        automation_id: None,
+        automation_id: info.category.as_deref().map(category_id),
+        taxonomies: vec![cwe_taxonomy()],
     };
-    sarif::Log::single(run).to_string_pretty()
+    sarif::Log::single(run)
+}
+
+/// `automationDetails.id` for a category: GitHub takes what comes before the last `/` as the
+/// category, so `backend` becomes `backend/` (as GitHub's upload action does).
+pub fn category_id(category: &str) -> String {
+    if category.ends_with('/') {
+        category.to_string()
+    } else {
+        format!("{category}/")
+    }
+}
+
+/// The SARIF text of a log, cut to GitHub's limits when beyond them; returns the messages of
+/// the cuts (also in the log's notifications).
+pub fn render_log(log: &sarif::Log) -> (String, Vec<String>) {
+    let text = log.to_string_pretty();
+    let too_many = log
+        .runs
+        .iter()
+        .any(|r| r.results.len() > limits::GITHUB.max_results_per_run);
+    if !too_many && text.len() <= limits::GITHUB.max_gzipped_bytes {
+        return (text, Vec::new());
+    }
+    let mut v = log.to_json();
+    limits::enforce(&mut v, limits::GITHUB)
+}
+
+pub fn render(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> (String, Vec<String>) {
+    render_log(&log(report, opts, info))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_numbers_are_normalized() {
+        assert_eq!(normalize("a.Outer$1"), "a.Outer$#");
+        assert_eq!(normalize("a.Outer$12$Inner"), "a.Outer$#$Inner");
+        assert_eq!(normalize("lambda$run$0"), "lambda$run$#");
+        assert_eq!(normalize("a.Outer$Inner2"), "a.Outer$Inner2");
+    }
+
+    #[test]
+    fn help_text_is_plain() {
+        let t = markdown_to_text("# r\n**Level:** x\n```java\nint a;\n```\n");
+        assert_eq!(t, "# r\nLevel: x\nint a;");
+    }
+
+    #[test]
+    fn categories_end_with_a_slash() {
+        assert_eq!(category_id("backend"), "backend/");
+        assert_eq!(category_id("a/b/"), "a/b/");
+    }
+
+    #[test]
+    fn rules_relate_to_cwe() {
+        let rs = rules();
+        let stale = rs.iter().find(|r| r.id == "stale-value").unwrap();
+        let ids: Vec<&str> = stale
+            .relationships
+            .iter()
+            .map(|r| r.target_id.as_str())
+            .collect();
+        assert_eq!(ids, vec!["362", "367"]);
+        let tax = cwe_taxonomy();
+        for r in &rs {
+            for rel in &r.relationships {
+                assert!(
+                    tax.taxa.iter().any(|t| t.id == rel.target_id),
+                    "{}",
+                    rel.target_id
+                );
+            }
+        }
+    }
 }

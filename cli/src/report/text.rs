@@ -7,16 +7,19 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource, Report,
-    Severity,
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
+    Report as MietteReport, Severity,
 };
 
+use super::Report;
 use crate::explain::{Diagnostic, StepKind};
-use crate::pipeline::ScanOutput;
 use crate::rules::Level;
 
-/// Render the findings (problems are printed separately, to stderr, by the binary).
-pub fn render(out: &ScanOutput, color: bool) -> String {
+/// Render the findings (problems are printed separately, to stderr, by the binary). Suppressed
+/// findings are left out (the summary counts them); with a baseline each finding says whether
+/// it is new, and the findings fixed since are listed at the end.
+pub fn render(report: &Report<'_>, color: bool) -> String {
+    let out = report.out;
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -28,7 +31,10 @@ pub fn render(out: &ScanOutput, color: bool) -> String {
     let mut sources: HashMap<PathBuf, Option<String>> = HashMap::new();
     let mut s = String::new();
     let mut current_class: Option<&str> = None;
-    for d in &out.diagnostics {
+    for (i, d) in out.diagnostics.iter().enumerate() {
+        if report.suppressed(i) {
+            continue;
+        }
         if current_class != Some(d.class.as_str()) {
             let _ = writeln!(s, "\n── {} ({})", d.class, d.file);
             current_class = Some(&d.class);
@@ -39,33 +45,80 @@ pub fn render(out: &ScanOutput, color: bool) -> String {
                 .or_insert_with(|| std::fs::read_to_string(p).ok())
                 .clone()
         });
-        let report = to_report(d, text);
-        let _ = handler.render_report(&mut s, report.as_ref());
+        let state = report.results[i].baseline_state.map(|st| st.as_str());
+        let rendered = to_report(d, text, state);
+        let _ = handler.render_report(&mut s, rendered.as_ref());
     }
-    let _ = writeln!(s, "\n{}", summary_line(out));
+    if !report.absent.is_empty() {
+        let _ = writeln!(s, "\n── fixed since the baseline ({})", report.absent.len());
+        for a in &report.absent {
+            let place = a
+                .primary
+                .logical
+                .as_ref()
+                .map(|l| l.fully_qualified_name.clone())
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  [absent] {} in {place} ({}:{}): {}",
+                a.rule_id,
+                a.primary.uri.as_deref().unwrap_or("?"),
+                a.primary
+                    .start_line
+                    .map(|l| l.to_string())
+                    .unwrap_or_else(|| "?".into()),
+                plain_message(&a.message)
+            );
+        }
+    }
+    let _ = writeln!(s, "\n{}", summary_line(report));
     s
 }
 
-/// One line: counts per rule and level.
-pub fn summary_line(out: &ScanOutput) -> String {
-    let mut per_rule: Vec<(&str, usize)> = Vec::new();
-    for r in crate::rules::RULES {
-        let n = out.diagnostics.iter().filter(|d| d.rule == r.id).count();
-        if n > 0 {
-            per_rule.push((r.code, n));
-        }
-    }
+/// One line: counts per rule (with a baseline: new, unchanged, fixed; and suppressed), classes,
+/// methods, input problems.
+pub fn summary_line(report: &Report<'_>) -> String {
+    let out = report.out;
+    let counts = report.counts();
+    let shown: usize = counts.iter().map(|(_, c)| c.reported).sum();
+    let suppressed: usize = counts.iter().map(|(_, c)| c.suppressed).sum();
+    let per_rule: Vec<String> = counts
+        .iter()
+        .map(|(code, c)| {
+            let mut parts = Vec::new();
+            if report.baseline {
+                parts.push(format!("{} new", c.new));
+                parts.push(format!("{} unchanged", c.unchanged + c.updated));
+                parts.push(format!("{} fixed", c.fixed));
+            } else {
+                parts.push(c.reported.to_string());
+            }
+            if c.suppressed > 0 {
+                parts.push(format!("{} suppressed", c.suppressed));
+            }
+            format!("{code}: {}", parts.join(", "))
+        })
+        .collect();
     let rules = if per_rule.is_empty() {
         String::new()
     } else {
+        format!(" ({})", per_rule.join("; "))
+    };
+    let baseline = if report.baseline {
+        let sum = |f: fn(&super::Counts) -> usize| counts.iter().map(|(_, c)| f(c)).sum::<usize>();
         format!(
-            " ({})",
-            per_rule
-                .iter()
-                .map(|(c, n)| format!("{c}: {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "; baseline: {} new, {} unchanged, {} fixed",
+            sum(|c| c.new),
+            sum(|c| c.unchanged + c.updated),
+            sum(|c| c.fixed)
         )
+    } else {
+        String::new()
+    };
+    let suppressed = if suppressed > 0 {
+        format!("; {suppressed} suppressed")
+    } else {
+        String::new()
     };
     let world = out
         .stats
@@ -73,8 +126,7 @@ pub fn summary_line(out: &ScanOutput) -> String {
         .map(|w| format!("; threads: {w}"))
         .unwrap_or_default();
     format!(
-        "stalecheck: {} finding(s){rules} in {} class(es), {} method(s); {} input problem(s){world}",
-        out.diagnostics.len(),
+        "stalecheck: {shown} finding(s){rules} in {} class(es), {} method(s){baseline}{suppressed}; {} input problem(s){world}",
         out.stats.classes,
         out.stats.methods,
         out.problems.len()
@@ -89,7 +141,7 @@ fn severity(l: Level) -> Severity {
     }
 }
 
-fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
+fn to_report(d: &Diagnostic, source: Option<String>, state: Option<&str>) -> MietteReport {
     let location = format!(
         "in {}.{}{} at {}:{}",
         d.class,
@@ -98,7 +150,11 @@ fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
         d.file,
         d.line.map(|l| l.to_string()).unwrap_or_else(|| "?".into())
     );
-    let mut diag = MietteDiagnostic::new(d.message.clone())
+    let message = match state {
+        Some(st) => format!("[{st}] {}", d.message),
+        None => d.message.clone(),
+    };
+    let mut diag = MietteDiagnostic::new(message)
         .with_code(d.rule.code())
         .with_severity(severity(d.level));
     match source {
@@ -137,7 +193,7 @@ fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
                 .map(Path::display)
                 .map(|p| p.to_string())
                 .unwrap_or_else(|| d.file.clone());
-            Report::new(diag).with_source_code(NamedSource::new(name, text))
+            MietteReport::new(diag).with_source_code(NamedSource::new(name, text))
         }
         None => {
             let mut help = location;
@@ -155,7 +211,7 @@ fn to_report(d: &Diagnostic, source: Option<String>) -> Report {
                     st.message
                 );
             }
-            Report::new(diag.with_help(help))
+            MietteReport::new(diag.with_help(help))
         }
     }
 }
@@ -184,9 +240,119 @@ fn line_span(text: &str, line: u32) -> Option<(usize, usize)> {
     None
 }
 
+/// A SARIF message as plain text: the `[text](n)` links to related locations dropped, `\[`,
+/// `\]` and `\\` unescaped.
+fn plain_message(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut chars = m.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, n)) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '[' => {
+                // A link `[text](digits)`: skip it and the space before it.
+                let rest = &m[i..];
+                let link = rest.find("](").and_then(|close| {
+                    let after = &rest[close + 2..];
+                    let end = after.find(')')?;
+                    (end > 0 && after[..end].bytes().all(|b| b.is_ascii_digit()))
+                        .then_some(close + 2 + end + 1)
+                });
+                match link {
+                    Some(len) => {
+                        if out.ends_with(' ') {
+                            out.pop();
+                        }
+                        while chars.peek().is_some_and(|(j, _)| *j < i + len) {
+                            chars.next();
+                        }
+                    }
+                    None => out.push(c),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `stalecheck diff` as text: the new findings, the fixed ones, the unchanged ones (one line
+/// each), and a summary line.
+pub fn render_diff(d: &stalecheck_sarif::baseline::LogDiff, failing: usize) -> String {
+    use stalecheck_sarif::BaselineState as S;
+    fn line(s: &mut String, tag: &str, r: &stalecheck_sarif::SarifResult, suppressed: bool) {
+        let place = r
+            .primary
+            .logical
+            .as_ref()
+            .map(|l| format!(" in {}", l.fully_qualified_name))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "  [{tag}] {} {}{place} ({}:{}){}: {}",
+            r.level,
+            r.rule_id,
+            r.primary.uri.as_deref().unwrap_or("?"),
+            r.primary
+                .start_line
+                .map(|l| l.to_string())
+                .unwrap_or_else(|| "?".into()),
+            if suppressed { " (suppressed)" } else { "" },
+            plain_message(&r.message)
+        );
+    }
+    let mut s = String::new();
+    let sections: [(&str, &[S]); 2] = [
+        ("new", &[S::New]),
+        ("unchanged", &[S::Unchanged, S::Updated]),
+    ];
+    let mut counts = Vec::new();
+    for (i, (title, states)) in sections.iter().enumerate() {
+        let items: Vec<_> = d
+            .head
+            .iter()
+            .filter(|(_, st)| states.contains(st))
+            .collect();
+        counts.push(items.len());
+        if !items.is_empty() {
+            let _ = writeln!(s, "── {title} ({})", items.len());
+            for (e, st) in items {
+                line(&mut s, st.as_str(), &e.result, e.suppressed);
+            }
+        }
+        if i == 0 && !d.absent.is_empty() {
+            let _ = writeln!(s, "── fixed ({})", d.absent.len());
+            for e in &d.absent {
+                line(&mut s, "fixed", &e.result, e.suppressed);
+            }
+        }
+    }
+    let suppressed = d.head.iter().filter(|(e, _)| e.suppressed).count();
+    let _ = writeln!(
+        s,
+        "stalecheck diff: {} new, {} unchanged, {} fixed, {suppressed} suppressed; {failing} new finding(s) fail the check",
+        counts[0],
+        counts[1],
+        d.absent.len()
+    );
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::line_span;
+
+    #[test]
+    fn sarif_messages_read_as_plain_text() {
+        assert_eq!(
+            super::plain_message(r"value \[age 1\] [read](1) [went stale](2)"),
+            "value [age 1]"
+        );
+        assert_eq!(super::plain_message("a [b] c"), "a [b] c");
+    }
 
     #[test]
     fn spans_skip_indentation() {

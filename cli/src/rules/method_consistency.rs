@@ -48,7 +48,18 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     // Violations by class: (node, the two lock views). Kept compact: most are filtered out.
     // Many methods share a projection (callers inherit their callees' fields): each worker
     // checks each distinct (class, fields, threads) once, keyed by a hash, compared on collision.
-    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, usize, Option<(usize, usize)>)>>;
+    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, u32, Option<(usize, usize)>)>>;
+    // The threads reaching a node, as one number per distinct set (open world has thousands of
+    // threads: hashing and comparing the lists per class run would dominate the check).
+    let mut set_ids: FxHashMap<&[u32], u32> = FxHashMap::default();
+    let thread_set: Vec<u32> = v
+        .reached_by
+        .iter()
+        .map(|t| {
+            let next = set_ids.len() as u32;
+            *set_ids.entry(&t[..]).or_insert(next)
+        })
+        .collect();
     type Found = FxHashMap<u32, Vec<(usize, (usize, usize))>>;
     let (by_class, memo_keys): (Found, usize) = (0..v.nodes.len())
         .into_par_iter()
@@ -79,23 +90,21 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     for (f, _) in run {
                         f.hash(&mut h);
                     }
-                    threads.hash(&mut h);
+                    thread_set[n].hash(&mut h);
                     let bucket = memo.entry(h.finish()).or_default();
                     let same = |fs: &Vec<FieldId>| {
                         fs.len() == run.len() && fs.iter().zip(run).all(|(a, (b, _))| a == b)
                     };
                     let cached = bucket
                         .iter()
-                        .find(|(c, fs, t, _)| {
-                            *c == class && same(fs) && v.reached_by[*t] == *threads
-                        })
+                        .find(|(c, fs, t, _)| *c == class && *t == thread_set[n] && same(fs))
                         .map(|e| e.3);
                     let broken = match cached {
                         Some(r) => r,
                         None => {
                             let vars: Vec<FieldId> = run.iter().map(|(f, _)| *f).collect();
                             let r = chain_break(v, views, &vars, threads);
-                            bucket.push((class, vars, n, r));
+                            bucket.push((class, vars, thread_set[n], r));
                             r
                         }
                     };
@@ -124,43 +133,41 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     profile.push(format!(
         "method-consistency: {count} violations, {memo_keys} memo keys"
     ));
-    // Reporting filters, per class with violations, by reachability over the call graph
-    // (reverse edges), instead of a walk per violation:
+    // Reporting filters, for all classes with violations at once, by reachability over the call
+    // graph (one bit per class, propagated over the components callees first) instead of a walk
+    // per violation or per class:
     // - subordinate: the method reaches (or is) a node opening a lock view with fields of the
     //   class (the paper: the method accesses variables in a subordinate lock view);
     // - lowest: no node strictly below it violates for the same class.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); v.nodes.len()];
-    for (a, es) in v.edges.iter().enumerate() {
-        for &b in es {
-            preds[b].push(a);
-        }
-    }
     let mut classes: Vec<u32> = by_class.keys().copied().collect();
     classes.sort_unstable();
-    // Nodes opening a lock view with fields of each class.
-    let mut holders_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    let slot_of: FxHashMap<u32, usize> = classes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut holds = ClassBits::new(v.nodes.len(), classes.len());
     for lv in &v.lock_views {
-        let mut last = None;
         for &(f, _) in &lv.fields {
-            let c = v.fields.owner(f).0;
-            if last != Some(c) {
-                holders_of.entry(c).or_default().push(lv.node);
-                last = Some(c);
+            if let Some(&slot) = slot_of.get(&v.fields.owner(f).0) {
+                holds.set(lv.node, slot);
             }
         }
     }
+    let mut violates = ClassBits::new(v.nodes.len(), classes.len());
+    for (class, list) in &by_class {
+        for &(n, _) in list {
+            violates.set(n, slot_of[class]);
+        }
+    }
+    // Inclusive reach per component: a member holds (violates), or a callee component does.
+    let reaches_view = holds.closure(v);
+    let reaches_violation = violates.closure(v);
+    // Strictly below a node: through at least one call.
+    let above_violation = reaches_violation.through_calls(v);
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
-    for &class in &classes {
+    for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
-        let holders: &[usize] = holders_of.get(&class).map_or(&[], |h| &h[..]);
-        let reaches_view = backwards(&preds, holders, true);
-        let violators: Vec<usize> = list.iter().map(|(n, _)| *n).collect();
-        // Nodes with a violating node strictly below them.
-        let above_violation = backwards(&preds, &violators, false);
         for &(n, (a, b)) in list {
-            if !reaches_view[n]
-                || above_violation[n]
+            if !reaches_view.get(v.component(n), slot)
+                || above_violation.get(n, slot)
                 || !reported.insert((v.nodes[n].method, class))
             {
                 continue;
@@ -262,24 +269,75 @@ fn chain_break(
     })
 }
 
-/// Nodes that reach one of `targets` over call edges: including the targets themselves when
-/// `inclusive`, else only through at least one call.
-fn backwards(preds: &[Vec<usize>], targets: &[usize], inclusive: bool) -> Vec<bool> {
-    let mut marked = vec![false; preds.len()];
-    let mut stack: Vec<usize> = if inclusive {
-        targets.to_vec()
-    } else {
-        targets
-            .iter()
-            .flat_map(|&t| preds[t].iter().copied())
-            .collect()
-    };
-    while let Some(x) = stack.pop() {
-        if !std::mem::replace(&mut marked[x], true) {
-            stack.extend(preds[x].iter().copied());
+/// One bit per (row, class with violations): rows are nodes, or components after
+/// [`ClassBits::closure`].
+struct ClassBits {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl ClassBits {
+    fn new(rows: usize, classes: usize) -> Self {
+        let words = classes.div_ceil(64).max(1);
+        ClassBits {
+            words,
+            bits: vec![0; rows * words],
         }
     }
-    marked
+    fn set(&mut self, row: usize, slot: usize) {
+        self.bits[row * self.words + slot / 64] |= 1 << (slot % 64);
+    }
+    fn get(&self, row: usize, slot: usize) -> bool {
+        self.bits[row * self.words + slot / 64] & (1 << (slot % 64)) != 0
+    }
+    /// Per component: the bits of its member nodes and of every component it calls,
+    /// transitively. Components are numbered callees first, so one pass in order suffices.
+    fn closure(&self, v: &Views) -> ClassBits {
+        let words = self.words;
+        let mut out = ClassBits {
+            words,
+            bits: vec![0; v.components() * words],
+        };
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); v.components()];
+        for n in 0..v.nodes.len() {
+            members[v.component(n)].push(n);
+        }
+        let mut acc = vec![0u64; words];
+        for (c, nodes) in members.iter().enumerate() {
+            acc.iter_mut().for_each(|w| *w = 0);
+            for &n in nodes {
+                let own = &self.bits[n * words..(n + 1) * words];
+                acc.iter_mut().zip(own).for_each(|(a, b)| *a |= b);
+                for &w in &v.edges[n] {
+                    let cw = v.component(w);
+                    if cw != c {
+                        let below = &out.bits[cw * words..(cw + 1) * words];
+                        acc.iter_mut().zip(below).for_each(|(a, b)| *a |= b);
+                    }
+                }
+            }
+            out.bits[c * words..(c + 1) * words].copy_from_slice(&acc);
+        }
+        out
+    }
+    /// Per node, from per-component bits ([`ClassBits::closure`]): the bits of the components
+    /// it calls (what is strictly below the node).
+    fn through_calls(&self, v: &Views) -> ClassBits {
+        let words = self.words;
+        let mut out = ClassBits {
+            words,
+            bits: vec![0; v.nodes.len() * words],
+        };
+        for (n, callees) in v.edges.iter().enumerate() {
+            let row = &mut out.bits[n * words..(n + 1) * words];
+            for &w in callees {
+                let c = v.component(w);
+                let below = &self.bits[c * words..(c + 1) * words];
+                row.iter_mut().zip(below).for_each(|(a, b)| *a |= b);
+            }
+        }
+        out
+    }
 }
 
 fn view_text(p: &Program, v: &Views, fields: &FieldSet, vars: &[FieldId]) -> String {
@@ -306,7 +364,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     let simple = |c: &str| c.rsplit('/').next().unwrap_or(c).to_string();
     // The first instruction of the method touching an involved field, directly or by a call.
     let f = &v.facts[x.node];
-    let touches = |set: &FieldSet| {
+    let touches = |set: &[(FieldId, u8)]| {
         set.iter()
             .any(|(fid, _)| involved.binary_search(fid).is_ok())
     };

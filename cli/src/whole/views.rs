@@ -30,6 +30,10 @@ pub struct Node {
 /// A set of fields with access flags, sorted by field.
 pub type FieldSet = Vec<(FieldId, u8)>;
 
+/// A dynamic scope: a [`FieldSet`] shared between the components whose scopes are equal (a
+/// caller that adds nothing to what its callee touches has its callee's scope).
+pub type Scope = std::sync::Arc<[(FieldId, u8)]>;
+
 /// One lock view.
 #[derive(Debug)]
 pub struct LockView {
@@ -48,7 +52,7 @@ pub struct Views {
     pub edges: Vec<Vec<usize>>,
     /// Dynamic scope of each strongly connected component, restricted to the fields that occur
     /// in some lock view (no other field can make views overlap); see [`Views::scope`].
-    comp_scope: Vec<FieldSet>,
+    comp_scope: Vec<Scope>,
     /// Component of each node.
     comp: Vec<usize>,
     /// Lock views opened by each node.
@@ -75,45 +79,20 @@ impl Views {
     }
 
     /// The dynamic scope of a node, restricted to fields that occur in lock views.
-    pub fn scope(&self, n: usize) -> &FieldSet {
+    pub fn scope(&self, n: usize) -> &[(FieldId, u8)] {
         &self.comp_scope[self.comp[n]]
     }
-}
 
-/// Merge `b` into the sorted set `a`.
-pub fn union_into(a: &mut FieldSet, b: &[(FieldId, u8)]) {
-    if b.is_empty() {
-        return;
+    /// The strongly connected component (recursion) of a node in the call graph. Components
+    /// are numbered callees first: every call goes to the same or a lower number.
+    pub fn component(&self, n: usize) -> usize {
+        self.comp[n]
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        match (a.get(i), b.get(j)) {
-            (Some(&(fa, ka)), Some(&(fb, kb))) if fa == fb => {
-                out.push((fa, ka | kb));
-                i += 1;
-                j += 1;
-            }
-            (Some(&(fa, ka)), Some(&(fb, _))) if fa < fb => {
-                out.push((fa, ka));
-                i += 1;
-            }
-            (Some(_), Some(&(fb, kb))) => {
-                out.push((fb, kb));
-                j += 1;
-            }
-            (Some(&x), None) => {
-                out.push(x);
-                i += 1;
-            }
-            (None, Some(&y)) => {
-                out.push(y);
-                j += 1;
-            }
-            (None, None) => break,
-        }
+
+    /// The number of components.
+    pub fn components(&self) -> usize {
+        self.comp_scope.len()
     }
-    *a = out;
 }
 
 /// Build the views of the program for the given threads.
@@ -209,7 +188,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             stack.extend(edges[v].iter().copied());
         }
     }
-    let full = scopes(&facts, &edges, &comp, &under_lock, None);
+    let full = scopes(&facts, &edges, &comp, &under_lock, None, fields.len());
     let total: usize = full.iter().map(|s| s.len()).sum();
     profile.push(format!(
         "views: scopes under locks ({total} entries) at {:?}",
@@ -220,38 +199,21 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let node_of = |n: Node| index.get(&n).copied();
     let full_ref = &full;
     let comp_ref = &comp;
+    let nfields = fields.len();
     let lock_views: Vec<LockView> = facts
         .par_iter()
         .enumerate()
-        .flat_map_iter(|(ni, f)| {
-            f.regions.iter().map(move |&site| {
-                let mut set: FieldSet = flagged(
-                    f.accesses
-                        .iter()
-                        .filter(|a| a.held.contains(&site))
-                        .map(|a| (a.field, a.kind)),
-                );
-                for c in f.calls.iter().filter(|c| c.held.contains(&site)) {
-                    for &t in &c.targets {
-                        if let Some(cn) = node_of(Node {
-                            method: t,
-                            this_held: c.this_held,
-                        }) {
-                            union_into(&mut set, &full_ref[comp_ref[cn]]);
-                        }
-                    }
-                }
-                // One entry per field: r when only read, u when written.
-                for e in set.iter_mut() {
-                    e.1 = if e.1 & WRITE != 0 { WRITE } else { READ };
-                }
-                LockView {
-                    node: ni,
-                    site,
-                    fields: set,
-                }
-            })
-        })
+        .filter(|(_, f)| !f.regions.is_empty())
+        .map_init(
+            || Accumulator::new(nfields),
+            |acc, (ni, f)| {
+                f.regions
+                    .iter()
+                    .map(|&site| lock_view(acc, ni, f, site, &node_of, full_ref, comp_ref))
+                    .collect::<Vec<_>>()
+            },
+        )
+        .flatten_iter()
         .filter(|v| !v.fields.is_empty())
         .collect();
     drop(full);
@@ -260,7 +222,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     // their intersections with any method view, and no method can break the chain.
     let relevant = contested_fields(&lock_views, &fields);
     let all = vec![true; nodes.len()];
-    let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant));
+    let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant), fields.len());
     let mut views_of = vec![Vec::new(); nodes.len()];
     for (i, lv) in lock_views.iter().enumerate() {
         views_of[lv.node].push(i);
@@ -289,6 +251,47 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         fields,
         profile,
         index,
+    }
+}
+
+/// The lock view of one acquisition site of node `ni`: what is accessed while it is held, and
+/// the full scopes of the calls made while it is held.
+fn lock_view(
+    acc: &mut Accumulator,
+    ni: usize,
+    f: &Facts,
+    site: u32,
+    node_of: &impl Fn(Node) -> Option<usize>,
+    full: &[Scope],
+    comp: &[usize],
+) -> LockView {
+    let own = f
+        .accesses
+        .iter()
+        .filter(|a| a.held.contains(&site))
+        .map(|a| (a.field, a.kind));
+    let below = f
+        .calls
+        .iter()
+        .filter(|c| c.held.contains(&site))
+        .flat_map(|c| {
+            c.targets.iter().filter_map(move |&t| {
+                node_of(Node {
+                    method: t,
+                    this_held: c.this_held,
+                })
+            })
+        })
+        .map(|cn| &full[comp[cn]]);
+    let mut set = acc.union_set(own, below);
+    // One entry per field: r when only read, u when written.
+    for e in set.iter_mut() {
+        e.1 = if e.1 & WRITE != 0 { WRITE } else { READ };
+    }
+    LockView {
+        node: ni,
+        site,
+        fields: set,
     }
 }
 
@@ -325,30 +328,17 @@ fn contested_fields(lock_views: &[LockView], fields: &FieldTable) -> Vec<bool> {
     relevant
 }
 
-/// Sorted, merged `(field, flags)` from unsorted accesses.
-fn flagged(it: impl Iterator<Item = (FieldId, u8)>) -> FieldSet {
-    let mut d: Vec<(FieldId, u8)> = it.collect();
-    d.sort_unstable();
-    let mut merged: FieldSet = Vec::with_capacity(d.len());
-    for (fid, k) in d {
-        match merged.last_mut() {
-            Some((last, lk)) if *last == fid => *lk |= k,
-            _ => merged.push((fid, k)),
-        }
-    }
-    merged
-}
-
 /// Dynamic scopes per strongly connected component (recursion shares one scope): a component's
 /// accesses and its callees'. Only components with a member in `wanted` are computed (`wanted`
-/// must be closed under calls); `keep` restricts the fields.
+/// must be closed under calls); `keep` restricts the fields. `nfields` bounds the field ids.
 fn scopes(
     facts: &[Facts],
     edges: &[Vec<usize>],
     comp: &[usize],
     wanted: &[bool],
     keep: Option<&[bool]>,
-) -> Vec<FieldSet> {
+    nfields: usize,
+) -> Vec<Scope> {
     let ncomp = comp.iter().copied().max().map_or(0, |m| m + 1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
     for (v, &c) in comp.iter().enumerate() {
@@ -380,30 +370,103 @@ fn scopes(
             by_level[level[c] as usize].push(c);
         }
     }
-    let mut comp_scope: Vec<FieldSet> = vec![Vec::new(); ncomp];
+    let empty: Scope = Vec::new().into();
+    let mut comp_scope: Vec<Scope> = vec![empty; ncomp];
     for comps in &by_level {
         let done = &comp_scope;
-        let computed: Vec<(usize, FieldSet)> = comps
+        let computed: Vec<(usize, Scope)> = comps
             .par_iter()
-            .map(|&c| {
-                let mut set = flagged(
-                    members[c]
+            .map_init(
+                || Accumulator::new(nfields),
+                |acc, &c| {
+                    let own = members[c]
                         .iter()
                         .flat_map(|&v| facts[v].accesses.iter())
                         .filter(|a| kept(a.field))
-                        .map(|a| (a.field, a.kind)),
-                );
-                for &w in &callees[c] {
-                    union_into(&mut set, &done[w]);
-                }
-                (c, set)
-            })
+                        .map(|a| (a.field, a.kind));
+                    let below = callees[c].iter().map(|&w| &done[w]);
+                    (c, acc.union(own, below))
+                },
+            )
             .collect();
         for (c, set) in computed {
             comp_scope[c] = set;
         }
     }
     comp_scope
+}
+
+/// A dense union of field sets: a flag byte per field and the list of fields touched, reset
+/// after each use. Linear in the sizes of the inputs, however many there are (merging sorted
+/// sets pairwise is quadratic in the number of callees).
+pub(crate) struct Accumulator {
+    flags: Vec<u8>,
+    touched: Vec<FieldId>,
+}
+
+impl Accumulator {
+    pub(crate) fn new(nfields: usize) -> Self {
+        Accumulator {
+            flags: vec![0; nfields],
+            touched: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, f: FieldId, k: u8) {
+        let slot = &mut self.flags[f as usize];
+        if *slot == 0 {
+            self.touched.push(f);
+        }
+        *slot |= k;
+    }
+
+    /// The union of `own` and the `below` scopes; one of the `below` scopes itself (shared)
+    /// when the union equals it.
+    fn union<'s>(
+        &mut self,
+        own: impl Iterator<Item = (FieldId, u8)>,
+        below: impl Iterator<Item = &'s Scope>,
+    ) -> Scope {
+        let mut largest: Option<&Scope> = None;
+        for (f, k) in own {
+            self.add(f, k);
+        }
+        for set in below {
+            if largest.is_none_or(|l| l.len() < set.len()) {
+                largest = Some(set);
+            }
+            for &(f, k) in set.iter() {
+                self.add(f, k);
+            }
+        }
+        let shared = largest.filter(|l| {
+            l.len() == self.touched.len() && l.iter().all(|&(f, k)| self.flags[f as usize] == k)
+        });
+        let out = match shared {
+            Some(l) => l.clone(),
+            None => {
+                self.touched.sort_unstable();
+                self.touched
+                    .iter()
+                    .map(|&f| (f, self.flags[f as usize]))
+                    .collect()
+            }
+        };
+        for &f in &self.touched {
+            self.flags[f as usize] = 0;
+        }
+        self.touched.clear();
+        out
+    }
+
+    /// [`Accumulator::union`] as an owned set.
+    pub(crate) fn union_set<'s>(
+        &mut self,
+        own: impl Iterator<Item = (FieldId, u8)>,
+        below: impl Iterator<Item = &'s Scope>,
+    ) -> FieldSet {
+        self.union(own, below).to_vec()
+    }
 }
 
 /// Whether each node synchronizes below its own method-level lock (see
@@ -545,10 +608,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn union_merges_flags() {
-        let mut a: FieldSet = vec![(1, READ), (4, WRITE)];
-        union_into(&mut a, &[(1, WRITE), (2, READ), (9, READ)]);
-        assert_eq!(a, vec![(1, READ | WRITE), (2, READ), (4, WRITE), (9, READ)]);
+    fn accumulator_unions_and_shares_equal_scopes() {
+        let mut acc = Accumulator::new(16);
+        let a: Scope = vec![(1, READ), (4, WRITE)].into();
+        let b: Scope = vec![(1, WRITE), (2, READ), (9, READ)].into();
+        let u = acc.union([(4, READ)].into_iter(), [&a, &b].into_iter());
+        assert_eq!(
+            &u[..],
+            &[(1, READ | WRITE), (2, READ), (4, READ | WRITE), (9, READ)]
+        );
+        // Adding nothing new to the largest callee's scope shares it.
+        let same = acc.union([(2, READ)].into_iter(), [&a, &b].into_iter().skip(1));
+        assert!(std::sync::Arc::ptr_eq(&same, &b));
+        // A stronger flag is something new.
+        let stronger = acc.union([(2, WRITE)].into_iter(), std::iter::once(&b));
+        assert!(!std::sync::Arc::ptr_eq(&stronger, &b));
+        assert_eq!(&stronger[..], &[(1, WRITE), (2, READ | WRITE), (9, READ)]);
+        // The accumulator is clean after each use.
+        let empty = acc.union(std::iter::empty(), std::iter::empty());
+        assert!(empty.is_empty());
     }
 
     #[test]

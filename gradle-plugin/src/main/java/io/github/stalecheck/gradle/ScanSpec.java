@@ -1,0 +1,122 @@
+package io.github.stalecheck.gradle;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.gradle.api.GradleException;
+import org.gradle.api.file.FileCollection;
+
+/**
+ * What one source set gives the scanner: its class directories (scanned), its compile classpath
+ * (context only) and its source directories (for source paths). Holds only file collections and
+ * strings, so it is safe to keep in a task under the configuration cache.
+ */
+final class ScanSpec {
+    final String name;
+    final FileCollection classesDirs;
+    final FileCollection classpath;
+    final FileCollection sourceDirs;
+
+    ScanSpec(String name, FileCollection classesDirs, FileCollection classpath, FileCollection sourceDirs) {
+        this.name = name;
+        this.classesDirs = classesDirs;
+        this.classpath = classpath;
+        this.sourceDirs = sourceDirs;
+    }
+
+    /** Class directories that exist (a source set without classes has none). */
+    List<String> classDirArgs() {
+        List<String> out = new ArrayList<>();
+        for (File f : classesDirs.getFiles()) {
+            if (f.exists()) {
+                out.add(f.getAbsolutePath());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Source directories that exist, relative to {@code rootDir} when inside it (SARIF paths are
+     * then relative to the repository root, what GitHub code scanning resolves), else absolute.
+     */
+    List<String> sourceRoots(File rootDir) {
+        List<String> out = new ArrayList<>();
+        for (File dir : sourceDirs.getFiles()) {
+            if (dir.isDirectory()) {
+                out.add(relative(rootDir, dir));
+            }
+        }
+        return out;
+    }
+
+    static String relative(File rootDir, File file) {
+        try {
+            java.nio.file.Path root = rootDir.getCanonicalFile().toPath();
+            java.nio.file.Path path = file.getCanonicalFile().toPath();
+            if (path.startsWith(root) && !path.equals(root)) {
+                return root.relativize(path).toString().replace(File.separatorChar, '/');
+            }
+            return path.toString();
+        } catch (IOException e) {
+            return file.getAbsolutePath();
+        }
+    }
+
+    /**
+     * The scan arguments for this source set: class directories, {@code --classpath @argfile}
+     * (written to {@code argFile}, one entry a line, so long classpaths work) and
+     * {@code --source-root}s.
+     */
+    List<String> inputArgs(File rootDir, File argFile) {
+        List<String> args = new ArrayList<>(classDirArgs());
+        List<String> entries = new ArrayList<>();
+        for (File f : classpath.getFiles()) {
+            if (f.exists()) {
+                entries.add(f.getAbsolutePath());
+            }
+        }
+        if (!entries.isEmpty()) {
+            write(argFile, String.join("\n", entries) + "\n");
+            args.add("--classpath");
+            args.add("@" + argFile.getAbsolutePath());
+        }
+        for (String root : sourceRoots(rootDir)) {
+            args.add("--source-root");
+            args.add(root);
+        }
+        return args;
+    }
+
+    /** The options every scan shares. */
+    static List<String> optionArgs(List<String> rules, boolean openWorld, File configFile) {
+        List<String> args = new ArrayList<>();
+        if (rules != null && !rules.isEmpty()) {
+            args.add("--rules");
+            args.add(String.join(",", rules));
+        }
+        if (openWorld) {
+            args.add("--open-world");
+        }
+        if (configFile != null) {
+            args.add("--config");
+            args.add(configFile.getAbsolutePath());
+        }
+        args.add("--no-progress");
+        return args;
+    }
+
+    static void write(File file, String text) {
+        try {
+            File parent = file.getParentFile();
+            if (parent != null) {
+                Files.createDirectories(parent.toPath());
+            }
+            Files.write(file.toPath(), text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new GradleException("stalecheck: cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.github.stalecheck.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The {@code stalecheck { }} block. Plain bean properties (no {@code Property<T>}): the lazy
+ * property types changed between Gradle 4.4 and 9, plain getters and setters did not. The
+ * plugin copies these values into its tasks after the project is evaluated.
+ *
+ * <p>Boolean getters are named {@code getX} (not {@code isX}) so that both DSLs write
+ * {@code ignoreFailures = true}.
+ */
+public class StaleCheckExtension {
+    private boolean ignoreFailures;
+    private String failOn;
+    private File baselineFile;
+    private File configFile;
+    private List<String> rules = new ArrayList<>();
+    private boolean openWorld;
+    private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
+    private String executable;
+
+    /** Do not fail the build when findings at or above {@link #getFailOn()} are reported. */
+    public boolean getIgnoreFailures() {
+        return ignoreFailures;
+    }
+
+    public void setIgnoreFailures(boolean ignoreFailures) {
+        this.ignoreFailures = ignoreFailures;
+    }
+
+    /** {@code error}, {@code warning} (the binary's default when unset), {@code note} or {@code none}. */
+    public String getFailOn() {
+        return failOn;
+    }
+
+    public void setFailOn(String failOn) {
+        this.failOn = failOn;
+    }
+
+    /** Known findings (written by {@code staleBaseline}); only new findings fail the build. */
+    public File getBaselineFile() {
+        return baselineFile;
+    }
+
+    public void setBaselineFile(File baselineFile) {
+        this.baselineFile = baselineFile;
+    }
+
+    /** A {@code stalecheck.toml}; unset, the binary searches from the root project directory upwards. */
+    public File getConfigFile() {
+        return configFile;
+    }
+
+    public void setConfigFile(File configFile) {
+        this.configFile = configFile;
+    }
+
+    /** Rule ids to run; empty means all. */
+    public List<String> getRules() {
+        return rules;
+    }
+
+    public void setRules(List<String> rules) {
+        this.rules = rules == null ? new ArrayList<String>() : new ArrayList<>(rules);
+    }
+
+    /** Treat every public method of a class that synchronizes as a concurrent entry point. */
+    public boolean getOpenWorld() {
+        return openWorld;
+    }
+
+    public void setOpenWorld(boolean openWorld) {
+        this.openWorld = openWorld;
+    }
+
+    /** Source sets the aggregate {@code staleCheck} task (and {@code check}) runs; default {@code main}. */
+    public List<String> getSourceSets() {
+        return sourceSets;
+    }
+
+    public void setSourceSets(List<String> sourceSets) {
+        this.sourceSets = sourceSets == null ? new ArrayList<String>() : new ArrayList<>(sourceSets);
+    }
+
+    /**
+     * The {@code stalecheck} binary: a path or a command name. Unset: the {@code STALECHECK}
+     * environment variable, else {@code stalecheck} on {@code PATH}.
+     */
+    public String getExecutable() {
+        return executable;
+    }
+
+    public void setExecutable(String executable) {
+        this.executable = executable;
+    }
+}

@@ -1,0 +1,197 @@
+package io.github.stalecheck.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.gradle.api.DefaultTask;
+import org.gradle.api.GradleException;
+import org.gradle.api.Plugin;
+import org.gradle.api.Project;
+import org.gradle.api.tasks.SourceSet;
+import org.gradle.api.tasks.SourceSetContainer;
+
+/**
+ * Plugin {@code io.github.stalecheck}. Applied to a project with the {@code java} plugin it adds
+ * {@code staleCheck<SourceSet>} for every source set, the aggregate {@code staleCheck} (the source
+ * sets of {@code stalecheck { sourceSets }}, default {@code main}) that {@code check} depends on,
+ * and {@code staleBaseline}. Applied to the root project it also adds {@code staleCheckReport}.
+ *
+ * <p>Compatibility (Gradle 4.4 to 9.x): tasks are made with {@code TaskContainer.create} (present
+ * in every version; {@code register} appeared in 4.9); source sets are found as an extension
+ * (Gradle 7+) or, before that, through the {@code sourceSets} convention property, without
+ * naming {@code JavaPluginConvention} (removed in Gradle 9); the build directory is read through
+ * {@code ProjectLayout} ({@code Project.getBuildDir()} is deprecated); tasks hold only files,
+ * file collections and strings and never call {@code getProject()} when they run.
+ */
+public class StaleCheckPlugin implements Plugin<Project> {
+    static final String GROUP = "verification";
+    static final String AGGREGATE = "staleCheck";
+    static final String BASELINE = "staleBaseline";
+    static final String REPORT = "staleCheckReport";
+
+    @Override
+    public void apply(Project project) {
+        StaleCheckExtension extension = project.getExtensions().create("stalecheck", StaleCheckExtension.class);
+        if (project.getParent() == null) {
+            addReportTask(project, extension);
+        }
+        project.getPluginManager().withPlugin("java", plugin -> addScanTasks(project, extension));
+    }
+
+    private static void addScanTasks(Project project, StaleCheckExtension extension) {
+        SourceSetContainer sourceSets = sourceSets(project);
+        File rootDir = project.getRootDir();
+
+        DefaultTask aggregate = project.getTasks().create(AGGREGATE, DefaultTask.class);
+        aggregate.setGroup(GROUP);
+        aggregate.setDescription("Runs stalecheck on the source sets of `stalecheck { sourceSets }` (default: main).");
+        project.getTasks().getByName("check").dependsOn(aggregate);
+
+        StaleBaselineTask baseline = project.getTasks().create(BASELINE, StaleBaselineTask.class);
+        baseline.setGroup(GROUP);
+        baseline.setDescription("Writes the current stalecheck findings to `stalecheck { baselineFile }`.");
+
+        sourceSets.all(sourceSet -> {
+            StaleCheckTask task = project.getTasks().create(taskName(sourceSet), StaleCheckTask.class);
+            task.setGroup(GROUP);
+            task.setDescription("Runs stalecheck on the classes of source set '" + sourceSet.getName() + "'.");
+            task.init(spec(project, sourceSet), rootDir, null, null);
+        });
+
+        afterEvaluate(project, () -> {
+            File reports = new File(buildDir(project), "reports/stalecheck");
+            File state = new File(buildDir(project), "stalecheck");
+            for (StaleCheckTask task : project.getTasks().withType(StaleCheckTask.class)) {
+                String name = task.getSourceSetName();
+                if (task.getReportFile() == null) {
+                    task.setReportFile(new File(reports, name + ".sarif"));
+                }
+                task.init(task.spec(), rootDir, task.getReportFile(), new File(state, name + ".status"));
+                if (task.getFailOn() == null) {
+                    task.setFailOn(extension.getFailOn());
+                }
+                if (task.getBaselineFile() == null) {
+                    task.setBaselineFile(extension.getBaselineFile());
+                }
+                if (task.getConfigFile() == null) {
+                    task.setConfigFile(extension.getConfigFile());
+                }
+                if (task.getRules().isEmpty()) {
+                    task.setRules(extension.getRules());
+                }
+                if (task.getExecutable() == null) {
+                    task.setExecutable(executable(project, extension));
+                }
+                task.setOpenWorld(task.getOpenWorld() || extension.getOpenWorld());
+                task.setIgnoreFailures(task.getIgnoreFailures() || extension.getIgnoreFailures());
+            }
+
+            List<ScanSpec> selected = new ArrayList<>();
+            for (String name : new LinkedHashSet<>(extension.getSourceSets())) {
+                SourceSet sourceSet = sourceSets.findByName(name);
+                if (sourceSet == null) {
+                    throw new GradleException("stalecheck { sourceSets } names '" + name + "', which is not a source set of "
+                            + project + " (its source sets: " + sourceSets.getNames() + ").");
+                }
+                StaleCheckTask task = (StaleCheckTask) project.getTasks().getByName(taskName(sourceSet));
+                task.setAggregated(true);
+                aggregate.dependsOn(task);
+                selected.add(task.spec());
+                baseline.dependsOn(sourceSet.getClassesTaskName());
+            }
+            baseline.configure(selected, rootDir, extension.getBaselineFile(), extension.getConfigFile(),
+                    extension.getRules(), extension.getOpenWorld(), executable(project, extension));
+        });
+    }
+
+    /**
+     * The root project's {@code staleCheckReport}: after all projects are evaluated it collects
+     * the aggregated scan tasks of every project; when it is in the task graph those scans defer
+     * their failure to it, so the merged report is written even when there are findings.
+     */
+    private static void addReportTask(Project root, StaleCheckExtension extension) {
+        StaleCheckReportTask report = root.getTasks().create(REPORT, StaleCheckReportTask.class);
+        report.setGroup(GROUP);
+        report.setDescription("Merges the stalecheck SARIF reports of all projects into one file.");
+        afterEvaluate(root, () -> {
+            if (report.getMergedFile() == null) {
+                report.setMergedFile(new File(buildDir(root), "reports/stalecheck/stalecheck.sarif"));
+            }
+            report.init(report.getMergedFile(), root.getRootDir());
+            if (report.getExecutable() == null) {
+                report.setExecutable(executable(root, extension));
+            }
+        });
+        root.getGradle().projectsEvaluated(gradle -> {
+            List<StaleCheckTask> scans = new ArrayList<>();
+            for (Project p : root.getAllprojects()) {
+                for (StaleCheckTask task : p.getTasks().withType(StaleCheckTask.class)) {
+                    if (task.isAggregated()) {
+                        scans.add(task);
+                        report.add(task.getPath(), task.getReportFile(), task.getStatusFile());
+                        report.dependsOn(task);
+                    }
+                }
+            }
+            gradle.getTaskGraph().whenReady(graph -> {
+                if (graph.hasTask(report)) {
+                    for (StaleCheckTask task : scans) {
+                        task.setDeferFailures(true);
+                    }
+                }
+            });
+        });
+    }
+
+    private static ScanSpec spec(Project project, SourceSet sourceSet) {
+        Callable<Object> sourceDirs = () -> {
+            Set<File> dirs = new LinkedHashSet<>(sourceSet.getAllSource().getSrcDirs());
+            dirs.removeAll(sourceSet.getResources().getSrcDirs());
+            return dirs;
+        };
+        return new ScanSpec(sourceSet.getName(), sourceSet.getOutput().getClassesDirs(),
+                sourceSet.getCompileClasspath(), project.files(sourceDirs));
+    }
+
+    static String taskName(SourceSet sourceSet) {
+        String name = sourceSet.getName();
+        return AGGREGATE + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    /** Gradle 7+ registers {@code sourceSets} as an extension; older versions only as a convention property. */
+    private static SourceSetContainer sourceSets(Project project) {
+        SourceSetContainer container = project.getExtensions().findByType(SourceSetContainer.class);
+        if (container == null) {
+            container = (SourceSetContainer) project.property("sourceSets");
+        }
+        return container;
+    }
+
+    private static File buildDir(Project project) {
+        return project.getLayout().getBuildDirectory().get().getAsFile();
+    }
+
+    /** A relative path with a separator is resolved against the project directory; a bare name is looked up on PATH. */
+    private static String executable(Project project, StaleCheckExtension extension) {
+        String exe = extension.getExecutable();
+        if (exe == null || exe.trim().isEmpty()) {
+            return null;
+        }
+        exe = exe.trim();
+        if ((exe.contains("/") || exe.contains(File.separator)) && !new File(exe).isAbsolute()) {
+            return project.file(exe).getAbsolutePath();
+        }
+        return exe;
+    }
+
+    private static void afterEvaluate(Project project, Runnable action) {
+        if (project.getState().getExecuted()) {
+            action.run();
+        } else {
+            project.afterEvaluate(p -> action.run());
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package io.github.stalecheck.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.gradle.api.DefaultTask;
+import org.gradle.api.GradleException;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.file.FileTree;
+import org.gradle.api.tasks.CacheableTask;
+import org.gradle.api.tasks.Classpath;
+import org.gradle.api.tasks.Input;
+import org.gradle.api.tasks.InputFile;
+import org.gradle.api.tasks.InputFiles;
+import org.gradle.api.tasks.Internal;
+import org.gradle.api.tasks.Optional;
+import org.gradle.api.tasks.OutputFile;
+import org.gradle.api.tasks.PathSensitive;
+import org.gradle.api.tasks.PathSensitivity;
+import org.gradle.api.tasks.SkipWhenEmpty;
+import org.gradle.api.tasks.TaskAction;
+
+/**
+ * {@code staleCheck<SourceSet>}: scans one source set's classes and writes
+ * {@code build/reports/stalecheck/<sourceSet>.sarif}. Fails the build when the binary reports
+ * findings at or above {@code failOn} (new ones only, with a baseline), unless
+ * {@code ignoreFailures} is set or the root project's {@code staleCheckReport} will fail it after
+ * merging (then the failure is recorded in {@link #getStatusFile()}).
+ *
+ * <p>Every property is a plain field set at configuration time; the action reads only fields
+ * (configuration cache).
+ */
+@CacheableTask
+public class StaleCheckTask extends DefaultTask {
+    static final String FINDINGS = "findings";
+    static final String CLEAN = "clean";
+
+    private ScanSpec spec;
+    private File rootDir;
+    private File reportFile;
+    private File statusFile;
+    private File configFile;
+    private File baselineFile;
+    private String failOn;
+    private List<String> rules = new ArrayList<>();
+    private boolean openWorld;
+    private boolean ignoreFailures;
+    private boolean deferFailures;
+    private String executable;
+    private boolean aggregated;
+
+    void init(ScanSpec spec, File rootDir, File reportFile, File statusFile) {
+        this.spec = spec;
+        this.rootDir = rootDir;
+        this.reportFile = reportFile;
+        this.statusFile = statusFile;
+    }
+
+    ScanSpec spec() {
+        return spec;
+    }
+
+    /** Whether the aggregate {@code staleCheck} (and so {@code staleCheckReport}) includes this task. */
+    @Internal
+    public boolean isAggregated() {
+        return aggregated;
+    }
+
+    void setAggregated(boolean aggregated) {
+        this.aggregated = aggregated;
+    }
+
+    @Input
+    public String getSourceSetName() {
+        return spec.name;
+    }
+
+    /** The class files scanned (the task is NO-SOURCE without any). */
+    @InputFiles
+    @SkipWhenEmpty
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public FileTree getClassFiles() {
+        return spec.classesDirs.getAsFileTree();
+    }
+
+    @Internal
+    public FileCollection getClassesDirs() {
+        return spec.classesDirs;
+    }
+
+    /** Dependencies: context for the analyses, never reported. */
+    @Classpath
+    public FileCollection getClasspath() {
+        return spec.classpath;
+    }
+
+    /** The source files: SARIF locations and messages point into them. */
+    @InputFiles
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public FileTree getSources() {
+        return spec.sourceDirs.getAsFileTree();
+    }
+
+    /** Source roots as passed to the binary, relative to the root project directory. */
+    @Input
+    public List<String> getSourceRoots() {
+        return spec.sourceRoots(rootDir);
+    }
+
+    @Internal
+    public File getRootDir() {
+        return rootDir;
+    }
+
+    @OutputFile
+    public File getReportFile() {
+        return reportFile;
+    }
+
+    public void setReportFile(File reportFile) {
+        this.reportFile = reportFile;
+    }
+
+    /** {@code findings} or {@code clean}: whether this scan failed, read by {@code staleCheckReport}. */
+    @OutputFile
+    public File getStatusFile() {
+        return statusFile;
+    }
+
+    @InputFile
+    @Optional
+    @PathSensitive(PathSensitivity.NONE)
+    public File getConfigFile() {
+        return configFile;
+    }
+
+    public void setConfigFile(File configFile) {
+        this.configFile = configFile;
+    }
+
+    @InputFile
+    @Optional
+    @PathSensitive(PathSensitivity.NONE)
+    public File getBaselineFile() {
+        return baselineFile;
+    }
+
+    public void setBaselineFile(File baselineFile) {
+        this.baselineFile = baselineFile;
+    }
+
+    @Input
+    @Optional
+    public String getFailOn() {
+        return failOn;
+    }
+
+    public void setFailOn(String failOn) {
+        this.failOn = failOn;
+    }
+
+    @Input
+    public List<String> getRules() {
+        return rules;
+    }
+
+    public void setRules(List<String> rules) {
+        this.rules = rules == null ? new ArrayList<String>() : new ArrayList<>(rules);
+    }
+
+    @Input
+    public boolean getOpenWorld() {
+        return openWorld;
+    }
+
+    public void setOpenWorld(boolean openWorld) {
+        this.openWorld = openWorld;
+    }
+
+    @Input
+    public boolean getIgnoreFailures() {
+        return ignoreFailures;
+    }
+
+    public void setIgnoreFailures(boolean ignoreFailures) {
+        this.ignoreFailures = ignoreFailures;
+    }
+
+    /** Set when {@code staleCheckReport} runs: it fails the build after merging instead. */
+    @Input
+    public boolean getDeferFailures() {
+        return deferFailures;
+    }
+
+    public void setDeferFailures(boolean deferFailures) {
+        this.deferFailures = deferFailures;
+    }
+
+    /** Not an input: where the binary is differs between machines (upgrade it: --rerun-tasks). */
+    @Internal
+    public String getExecutable() {
+        return executable;
+    }
+
+    public void setExecutable(String executable) {
+        this.executable = executable;
+    }
+
+    @TaskAction
+    public void scan() {
+        String binary = Binary.locate(executable);
+        List<String> command = new ArrayList<>();
+        command.add(binary);
+        command.add("scan");
+        command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), "classpath.txt")));
+        command.addAll(ScanSpec.optionArgs(rules, openWorld, configFile));
+        command.add("--format");
+        command.add("sarif");
+        command.add("--output");
+        command.add(reportFile.getAbsolutePath());
+        if (baselineFile != null) {
+            command.add("--baseline");
+            command.add(baselineFile.getAbsolutePath());
+        }
+        if (failOn != null && !failOn.trim().isEmpty()) {
+            command.add("--fail-on");
+            command.add(failOn.trim());
+        }
+        if (reportFile.exists() && !reportFile.delete()) {
+            throw new GradleException("stalecheck: cannot replace " + reportFile);
+        }
+        int code = Binary.run(command, rootDir, getLogger());
+        String where = reportFile.toPath().toUri().toString();
+        if (code == 0) {
+            ScanSpec.write(statusFile, CLEAN + "\n");
+            getLogger().lifecycle("stalecheck {}: no findings{}. Report: {}", spec.name, level(), where);
+            return;
+        }
+        if (code == 1 && reportFile.isFile()) {
+            ScanSpec.write(statusFile, (ignoreFailures ? CLEAN : FINDINGS) + "\n");
+            String message = "stalecheck found " + (baselineFile != null ? "new " : "") + "findings"
+                    + level() + " in source set '" + spec.name + "'. See the report at: " + where;
+            if (ignoreFailures || deferFailures) {
+                getLogger().warn(message);
+                return;
+            }
+            throw new GradleException(message);
+        }
+        throw new GradleException("stalecheck exited with code " + code + " for source set '" + spec.name
+                + "' (2 = usage or configuration error; see the output above). Command: " + command);
+    }
+
+    private String level() {
+        String f = failOn == null || failOn.trim().isEmpty() ? "warning" : failOn.trim();
+        return "none".equals(f) ? "" : " at level " + f + " or above";
+    }
+}

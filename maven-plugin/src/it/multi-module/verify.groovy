@@ -1,0 +1,17 @@
+assert new File(basedir, 'a/target/stalecheck.sarif').isFile()
+assert new File(basedir, 'b/target/stalecheck.sarif').isFile()
+assert new File(basedir, 'a/target/stalecheck.status').text.trim() == 'findings'
+assert new File(basedir, 'b/target/stalecheck.status').text.trim() == 'clean'
+def classpath = new File(basedir, 'b/target/stalecheck-classpath.txt')
+assert classpath.isFile() && classpath.text.contains('/a/target/') : "b's classpath (with a) was not passed as an argument file"
+assert !(new File(basedir, 'b/target/stalecheck.sarif').text =~ /"ruleId":\s*"stale-value"/) : "a's bug reported in b (classpath entries must not be reported)"
+def merged = new File(basedir, 'target/stalecheck-aggregate.sarif')
+assert merged.isFile() : "no merged report at $merged"
+def text = merged.text
+def results = (text =~ /"ruleId":\s*"stale-value"/).count
+assert results == 1 : "expected a's one stale-value result in the merged report, found $results"
+assert text =~ /"uri":\s*"a\/src\/main\/java\/a\/Counter\.java"/ : "a's source path is not relative to the reactor root"
+assert text =~ /"uri":\s*"b\/src\/main\/java\/b\/Clean\.java"/ : "b's results (its note on Clean.get) are not in the merged report"
+def log = new File(basedir, 'build.log').text
+assert log.contains('stalecheck found findings in a (') && log.contains('Merged report: ' + merged.absolutePath)
+return true

@@ -1,0 +1,172 @@
+package io.github.stalecheck.maven;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.maven.artifact.DependencyResolutionRequiredException;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+
+/** What {@code check} and {@code baseline} share: the inputs of one module and the scan options. */
+abstract class AbstractStaleCheckMojo extends AbstractMojo {
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    protected MavenProject project;
+
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    protected MavenSession session;
+
+    /** Skip stalecheck. */
+    @Parameter(property = "stalecheck.skip", defaultValue = "false")
+    protected boolean skip;
+
+    /** Known findings (written by the {@code baseline} goal); only new findings fail the build. */
+    @Parameter(property = "stalecheck.baselineFile")
+    protected File baselineFile;
+
+    /** A {@code stalecheck.toml}; unset, the binary searches from the reactor root directory upwards. */
+    @Parameter(property = "stalecheck.configFile")
+    protected File configFile;
+
+    /** Comma-separated rule ids to run; default all. */
+    @Parameter(property = "stalecheck.rules")
+    protected String rules;
+
+    /** Treat every public method of a class that synchronizes as a concurrent entry point. */
+    @Parameter(property = "stalecheck.openWorld", defaultValue = "false")
+    protected boolean openWorld;
+
+    /**
+     * The {@code stalecheck} binary: a path or a command name. Unset: the {@code STALECHECK}
+     * environment variable, else {@code stalecheck} on {@code PATH}.
+     */
+    @Parameter(property = "stalecheck.executable")
+    protected String executable;
+
+    /** Also scan the test classes ({@code project.build.testOutputDirectory}), with the test classpath. */
+    @Parameter(property = "stalecheck.includeTests", defaultValue = "false")
+    protected boolean includeTests;
+
+    /**
+     * The directory the binary runs in; source paths in the report are relative to it. The
+     * reactor's root directory, so that SARIF paths resolve from the repository root.
+     */
+    protected File workDir() {
+        File dir = session.getRequest().getMultiModuleProjectDirectory();
+        if (dir == null && session.getExecutionRootDirectory() != null) {
+            dir = new File(session.getExecutionRootDirectory());
+        }
+        return dir != null ? dir : project.getBasedir();
+    }
+
+    /** The class directories to scan (those that exist). */
+    protected List<String> classDirs() {
+        List<String> dirs = new ArrayList<>();
+        addIfDir(dirs, project.getBuild().getOutputDirectory());
+        if (includeTests) {
+            addIfDir(dirs, project.getBuild().getTestOutputDirectory());
+        }
+        return dirs;
+    }
+
+    private static void addIfDir(List<String> dirs, String dir) {
+        if (dir != null && new File(dir).isDirectory()) {
+            dirs.add(new File(dir).getAbsolutePath());
+        }
+    }
+
+    /**
+     * Class directories, {@code --classpath @file} (the compile classpath, or the test classpath
+     * with {@code includeTests}, one entry a line) and {@code --source-root}s relative to
+     * {@link #workDir()}.
+     */
+    protected List<String> inputArgs(List<String> classDirs, File argFile) throws MojoExecutionException {
+        List<String> args = new ArrayList<>(classDirs);
+        List<String> elements;
+        try {
+            elements = includeTests ? project.getTestClasspathElements() : project.getCompileClasspathElements();
+        } catch (DependencyResolutionRequiredException e) {
+            throw new MojoExecutionException("stalecheck: the classpath of " + project.getId() + " is not resolved", e);
+        }
+        Set<String> entries = new LinkedHashSet<>();
+        for (String element : elements) {
+            File f = new File(element);
+            if (f.exists() && !classDirs.contains(f.getAbsolutePath())) {
+                entries.add(f.getAbsolutePath());
+            }
+        }
+        if (!entries.isEmpty()) {
+            write(argFile, String.join("\n", entries) + "\n");
+            args.add("--classpath");
+            args.add("@" + argFile.getAbsolutePath());
+        }
+        List<String> roots = new ArrayList<>(project.getCompileSourceRoots());
+        if (includeTests) {
+            roots.addAll(project.getTestCompileSourceRoots());
+        }
+        File workDir = workDir();
+        for (String root : roots) {
+            File dir = new File(root);
+            if (dir.isDirectory()) {
+                args.add("--source-root");
+                args.add(relative(workDir, dir));
+            }
+        }
+        return args;
+    }
+
+    /** The options every scan shares. */
+    protected List<String> optionArgs() {
+        List<String> args = new ArrayList<>();
+        if (rules != null && !rules.trim().isEmpty()) {
+            args.add("--rules");
+            args.add(rules.replaceAll("\\s+", ""));
+        }
+        if (openWorld) {
+            args.add("--open-world");
+        }
+        if (configFile != null) {
+            args.add("--config");
+            args.add(configFile.getAbsolutePath());
+        }
+        args.add("--no-progress");
+        return args;
+    }
+
+    protected String binary() throws MojoExecutionException {
+        return Binary.locate(executable, project.getBasedir());
+    }
+
+    static String relative(File root, File file) {
+        try {
+            Path r = root.getCanonicalFile().toPath();
+            Path p = file.getCanonicalFile().toPath();
+            if (p.startsWith(r) && !p.equals(r)) {
+                return r.relativize(p).toString().replace(File.separatorChar, '/');
+            }
+            return p.toString();
+        } catch (IOException e) {
+            return file.getAbsolutePath();
+        }
+    }
+
+    static void write(File file, String text) throws MojoExecutionException {
+        try {
+            File parent = file.getParentFile();
+            if (parent != null) {
+                Files.createDirectories(parent.toPath());
+            }
+            Files.write(file.toPath(), text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new MojoExecutionException("stalecheck: cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

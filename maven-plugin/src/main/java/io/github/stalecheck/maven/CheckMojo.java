@@ -1,0 +1,100 @@
+package io.github.stalecheck.maven;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+
+/**
+ * Scans the module's classes ({@code project.build.outputDirectory}, and the test classes with
+ * {@code includeTests}) with the compile classpath and source roots, writes
+ * {@code target/stalecheck.sarif}, and fails the build on findings at or above {@code failOn}
+ * (only new ones with a {@code baselineFile}).
+ */
+@Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, requiresDependencyResolution = ResolutionScope.TEST,
+        threadSafe = true)
+public class CheckMojo extends AbstractStaleCheckMojo {
+    static final String FINDINGS = "findings";
+    static final String CLEAN = "clean";
+
+    /** Fail the build when findings at or above {@code failOn} are reported. */
+    @Parameter(property = "stalecheck.failOnViolation", defaultValue = "true")
+    private boolean failOnViolation;
+
+    /** {@code error}, {@code warning} (the binary's default when unset), {@code note} or {@code none}. */
+    @Parameter(property = "stalecheck.failOn")
+    private String failOn;
+
+    /** The SARIF report. */
+    @Parameter(property = "stalecheck.outputFile", defaultValue = "${project.build.directory}/stalecheck.sarif")
+    private File outputFile;
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info("stalecheck: skipped");
+            return;
+        }
+        List<String> classDirs = classDirs();
+        if (classDirs.isEmpty()) {
+            getLog().info("stalecheck: no classes in " + project.getBuild().getOutputDirectory() + "; nothing to scan");
+            return;
+        }
+        File target = new File(project.getBuild().getDirectory());
+        List<String> command = new ArrayList<>();
+        command.add(binary());
+        command.add("scan");
+        command.addAll(inputArgs(classDirs, new File(target, "stalecheck-classpath.txt")));
+        command.addAll(optionArgs());
+        command.add("--format");
+        command.add("sarif");
+        command.add("--output");
+        command.add(outputFile.getAbsolutePath());
+        if (baselineFile != null) {
+            command.add("--baseline");
+            command.add(baselineFile.getAbsolutePath());
+        }
+        if (failOn != null && !failOn.trim().isEmpty()) {
+            command.add("--fail-on");
+            command.add(failOn.trim());
+        }
+        if (outputFile.exists() && !outputFile.delete()) {
+            throw new MojoExecutionException("stalecheck: cannot replace " + outputFile);
+        }
+        File status = statusFile(target);
+        int code = Binary.run(command, workDir(), getLog());
+        String level = level(failOn);
+        if (code == 0) {
+            write(status, CLEAN + "\n");
+            getLog().info("stalecheck: no findings" + level + ". Report: " + outputFile);
+            return;
+        }
+        if (code == 1 && outputFile.isFile()) {
+            write(status, FINDINGS + "\n");
+            String message = "stalecheck found " + (baselineFile != null ? "new " : "") + "findings" + level + " in "
+                    + project.getArtifactId() + ". See the report at: " + outputFile;
+            if (!failOnViolation) {
+                getLog().warn(message);
+                return;
+            }
+            throw new MojoFailureException(message);
+        }
+        throw new MojoExecutionException("stalecheck exited with code " + code
+                + " (2 = usage or configuration error; see the output above). Command: " + command);
+    }
+
+    /** {@code findings} or {@code clean}: read by the {@code aggregate} goal. */
+    static File statusFile(File buildDirectory) {
+        return new File(buildDirectory, "stalecheck.status");
+    }
+
+    static String level(String failOn) {
+        String f = failOn == null || failOn.trim().isEmpty() ? "warning" : failOn.trim();
+        return "none".equals(f) ? "" : " at level " + f + " or above";
+    }
+}
