@@ -421,6 +421,40 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         }
         return errors;
     }
+    if f.rule == "high-level-data-race" {
+        // The other thread's maximal view (lock), then either the two reads and the use that
+        // combines them (at the primary line), or the two writes in separate regions.
+        let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
+        let ok = matches!(
+            kinds.as_slice(),
+            ["lock", "read", "read", "use"] | ["lock", "access", "access"]
+        );
+        if !ok {
+            errors.push(format!(
+                "steps must be [lock, read, read, use] or [lock, access, access], got {kinds:?}: {here}"
+            ));
+        } else if kinds[3..].contains(&"use") && f.steps.last().and_then(|s| s.line) != f.line {
+            errors.push(format!(
+                "the combining use is at line {:?}, the finding at {:?}: {here}",
+                f.steps.last().and_then(|s| s.line),
+                f.line
+            ));
+        }
+        if f.threads.is_empty() {
+            errors.push(format!(
+                "a high-level-data-race finding names its threads: {here}"
+            ));
+        }
+        if f.steps.iter().any(|s| s.line.is_none_or(|l| l == 0)) {
+            errors.push(format!("every step needs a line: {here}"));
+        }
+        return errors;
+    }
+    if f.rule == "causal-stale-value" && f.threads.is_empty() {
+        errors.push(format!(
+            "a causal-stale-value finding names its threads: {here}"
+        ));
+    }
     // Steps: read(s), then stale step(s), then use(s), the last use at the primary line.
     let order = |k: &str| match k {
         "read" => Some(0),
@@ -702,6 +736,42 @@ fn fixtures_match_markers() {
         "{failure}\nscanner output:\n{}",
         scan.run.describe_brief()
     );
+}
+
+/// Where `stale-value` and `causal-stale-value` see the same stale value, one finding remains: the
+/// `stale-value` one, confirmed (threads, concurrent writer); IncX.incX is such a case.
+#[test]
+fn merged_stale_values_are_confirmed_once() {
+    let report = &json_scan().report;
+    let merged: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.rule == "stale-value" && f.message.contains("confirmed by causal-stale-value")
+        })
+        .collect();
+    assert!(
+        merged
+            .iter()
+            .any(|f| f.class == "fixtures.hldr.IncX$AtomicX" && f.method == "incX"),
+        "IncX$AtomicX.incX must be one confirmed stale-value finding; confirmed: {:?}",
+        merged.iter().map(|f| f.short()).collect::<Vec<_>>()
+    );
+    for f in &merged {
+        assert!(
+            !f.threads.is_empty(),
+            "a confirmed stale value names its threads: {}",
+            f.short()
+        );
+        assert!(
+            !report
+                .findings
+                .iter()
+                .any(|g| g.rule == "causal-stale-value" && g.file == f.file && g.line == f.line),
+            "the causal-stale-value duplicate must be gone: {}",
+            f.short()
+        );
+    }
 }
 
 #[test]

@@ -1123,7 +1123,7 @@ reason = "matches nothing"
     run.expect_code(0, "--fail-on none");
 
     // --config wins over the file found upwards.
-    fs::write(work.join("other.toml"), "[rules]\nstale-value = \"off\"\nblock-local-atomicity = \"off\"\nmethod-consistency = \"off\"\n").unwrap();
+    fs::write(work.join("other.toml"), "[rules]\nstale-value = \"off\"\nblock-local-atomicity = \"off\"\nmethod-consistency = \"off\"\nhigh-level-data-race = \"off\"\ncausal-stale-value = \"off\"\n").unwrap();
     let run = run_in(
         &sub,
         &[

@@ -191,6 +191,9 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         }
     }
     stats.whole_program_time = t4.elapsed();
+    if opts.rules.contains(&RuleId::StaleValue) && opts.rules.contains(&RuleId::CausalStaleValue) {
+        rules::causal_stale_value::merge_duplicates(&mut diagnostics);
+    }
 
     for d in &mut diagnostics {
         if let Some((i, path)) = find_source(&opts.source_roots, &d.file) {
@@ -256,6 +259,28 @@ fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
             &views,
             &mut profile,
         ));
+    }
+    let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
+    let csv = opts.rules.contains(&RuleId::CausalStaleValue);
+    if hldr || csv {
+        let mut graph = crate::whole::causal::build(program, &views);
+        profile.append(&mut graph.profile);
+        if hldr {
+            found.extend(rules::high_level_data_race::check(
+                program,
+                &views,
+                &graph,
+                &mut profile,
+            ));
+        }
+        if csv {
+            found.extend(rules::causal_stale_value::check(
+                program,
+                &views,
+                &graph,
+                &mut profile,
+            ));
+        }
     }
     (found, world.describe(), names, problems, profile)
 }

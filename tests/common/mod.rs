@@ -18,7 +18,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The rule ids the scanner knows (the fixtures' markers may name only these).
-pub const RULES: [&str; 3] = ["stale-value", "block-local-atomicity", "method-consistency"];
+pub const RULES: [&str; 5] = [
+    "stale-value",
+    "block-local-atomicity",
+    "method-consistency",
+    "high-level-data-race",
+    "causal-stale-value",
+];
 
 /// The SARIF/JSON level each rule reports at.
 pub fn rule_level(rule: &str) -> Option<&'static str> {
@@ -26,6 +32,8 @@ pub fn rule_level(rule: &str) -> Option<&'static str> {
         "stale-value" => Some("warning"),
         "block-local-atomicity" => Some("note"),
         "method-consistency" => Some("warning"),
+        "high-level-data-race" => Some("warning"),
+        "causal-stale-value" => Some("warning"),
         _ => None,
     }
 }

@@ -151,6 +151,12 @@ pub trait Analysis {
     /// analyses that collect facts about program points (held locks, receivers) rather than
     /// values.
     fn observe(&mut self, _at: u32, _frame: &Frame<Self::V>) {}
+
+    /// The value of local slot `slot` on entry to the method (parameters, `this` at slot 0 of
+    /// an instance method); every other register starts as `V::default()`.
+    fn entry_local(&mut self, _slot: usize) -> Self::V {
+        Self::V::default()
+    }
 }
 
 /// An analysis that tracks no values and only looks at program points (held locks, receivers)
@@ -294,7 +300,11 @@ pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), Engin
         buf: Vec::new(),
     };
     let mut states: Vec<Option<Frame<A::V>>> = vec![None; nblocks];
-    states[0] = Some(engine.entry_frame());
+    let mut entry = engine.entry_frame();
+    for (i, l) in entry.locals.iter_mut().enumerate() {
+        l.v = analysis.entry_local(i);
+    }
+    states[0] = Some(entry);
     let rpo = cx.cfg.reverse_post_order();
     let mut rank = vec![0usize; nblocks];
     for (i, &b) in rpo.iter().enumerate() {

@@ -3,6 +3,8 @@
 //! `tool.driver.rules`.
 
 pub mod block_local_atomicity;
+pub mod causal_stale_value;
+pub mod high_level_data_race;
 pub mod method_consistency;
 pub mod stale_value;
 
@@ -20,6 +22,10 @@ pub enum RuleId {
     BlockLocalAtomicity,
     #[serde(rename = "method-consistency")]
     MethodConsistency,
+    #[serde(rename = "high-level-data-race")]
+    HighLevelDataRace,
+    #[serde(rename = "causal-stale-value")]
+    CausalStaleValue,
 }
 
 /// Default severity of a rule's findings.
@@ -101,12 +107,46 @@ pub const RULES: &[RuleMeta] = &[
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
         precision: "medium",
     },
+    RuleMeta {
+        id: RuleId::HighLevelDataRace,
+        code: "high-level-data-race",
+        name: "HighLevelDataRace",
+        short: "Related shared fields are accessed in separate critical sections while another thread accesses them together.",
+        full: "Artho et al.'s view consistency with read and write views and causal correlation (Teixeira, Lourenço \
+               et al.): a thread updates fields in separate critical sections that another thread reads in \
+               one (it can observe the intermediate state), or reads and combines in separate critical \
+               sections fields that another thread updates in one (the combination mixes old and new \
+               state). Read views that do not nest count only when the values are used together (a \
+               common correlation in the causal dependency graph).",
+        level: Level::Warning,
+        docs: include_str!("high_level_data_race.md"),
+        tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
+        precision: "medium",
+    },
+    RuleMeta {
+        id: RuleId::CausalStaleValue,
+        code: "causal-stale-value",
+        name: "CausalStaleValue",
+        short: "A value read in one critical section is written, directly or through a condition, inside another while a concurrent thread writes its source.",
+        full: "The stale-value error over the causal dependency graph: a value of a shared variable leaves \
+               the atomic region it was read in (returned, copied to a local) and enters another region \
+               (or the same one again), where it is written to shared state or decides a write, while \
+               another thread writes the variable it came from. Follows values across methods, through \
+               conditions (check-then-act) and thread-safe library calls.",
+        level: Level::Warning,
+        docs: include_str!("causal_stale_value.md"),
+        tags: &["concurrency", "atomicity", "external/cwe/cwe-362", "external/cwe/cwe-367"],
+        precision: "medium",
+    },
 ];
 
 impl RuleId {
     /// Whether the rule looks at the whole program (threads, views) rather than one method.
     pub fn is_whole_program(self) -> bool {
-        matches!(self, RuleId::MethodConsistency)
+        matches!(
+            self,
+            RuleId::MethodConsistency | RuleId::HighLevelDataRace | RuleId::CausalStaleValue
+        )
     }
 
     pub fn meta(self) -> &'static RuleMeta {

@@ -89,6 +89,19 @@ impl FieldTable {
         self.tracked[id as usize].then_some(id)
     }
 
+    /// The id of a field reference whether or not it takes part in the views (the
+    /// whole-program causal graph also tracks the elements of array fields and the state of
+    /// thread-safe objects held in `final` fields).
+    pub fn raw_id(&self, p: &Program, class: &str, name: &str) -> Option<FieldId> {
+        let (ci, fi) = p.field_owner(class, name)?;
+        Some(self.base[ci as usize] + fi)
+    }
+
+    /// Whether a field id takes part in the views.
+    pub fn is_tracked(&self, id: FieldId) -> bool {
+        self.tracked.get(id as usize).copied().unwrap_or(false)
+    }
+
     /// Number of field ids.
     pub fn len(&self) -> usize {
         self.owner.len()

@@ -515,7 +515,7 @@ fn own_subordinate(f: &Facts) -> bool {
 
 /// Tarjan's strongly connected components, iterative. Returns the component of each node,
 /// numbered in reverse topological order (a component's successors have smaller numbers).
-fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
+pub(crate) fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
     let n = edges.len();
     const NONE: usize = usize::MAX;
     let mut index = vec![NONE; n];

@@ -1,0 +1,319 @@
+//! `causal-stale-value`: stale values across atomic regions over the causal dependency graph
+//! (causal-dependencies-hldr.md, Sect. 5.2; see `causal_stale_value.md` beside this file).
+//!
+//! The edges of the view-dependency graph (Definition 10) are the [`Flow`]s of
+//! [`crate::whole::causal`]: a value of `x` read inside region `m1` leaves it and is written
+//! (by data or control dependence) inside region `m2`, another region or the same one entered
+//! again. Definition 11: such an edge is a violation only when a thread concurrent with the one
+//! running it writes `x` inside one of its regions. Reported at the entry into `m2`, once per
+//! value and method.
+//!
+//! The same defect is often also a `stale-value` finding (the value used after a new region was
+//! entered, in one method): [`merge_duplicates`] keeps the `stale-value` one, confirmed.
+
+use crate::explain::{source_path, Diagnostic, Step, StepKind};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::program::{MethodId, Program};
+use crate::rules::RuleId;
+use crate::whole::causal::{describe_var, CausalGraph, Flow, GAccess, Var};
+use crate::whole::views::Views;
+
+/// Check every flow; returns the diagnostics in scanned classes.
+pub fn check(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    profile: &mut Vec<String>,
+) -> Vec<Diagnostic> {
+    let t0 = std::time::Instant::now();
+    // Which threads write each variable inside a region (writes(x, p)).
+    let mut writers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
+    for rv in &g.views {
+        for &x in &rv.writes {
+            let w = writers.entry(x).or_default();
+            for &t in &v.reached_by[rv.node] {
+                if !w.contains(&t) {
+                    w.push(t);
+                }
+            }
+        }
+    }
+    let mut flows = 0usize;
+    let mut reported: FxHashSet<(MethodId, u32, GAccessKey)> = FxHashSet::default();
+    let mut out = Vec::new();
+    for (n, o) in g.outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let mid = v.nodes[n].method;
+        if o.flows.is_empty() || p.class(mid.class).library {
+            continue;
+        }
+        let runners = &v.reached_by[n];
+        for f in &o.flows {
+            flows += 1;
+            let Some(ws) = writers.get(&f.src.var) else {
+                continue;
+            };
+            let writer = runners.iter().find_map(|&a| {
+                ws.iter()
+                    .copied()
+                    .find(|&b| a != b || v.threads[a as usize].many)
+            });
+            let Some(writer) = writer else { continue };
+            if !reported.insert((mid, f.entry_at, key(&f.src))) {
+                continue;
+            }
+            out.push(explain(p, v, n, f, writer));
+        }
+    }
+    profile.push(format!(
+        "causal-stale-value: {flows} flows, {} reported, in {:?}",
+        out.len(),
+        t0.elapsed()
+    ));
+    out
+}
+
+type GAccessKey = (Var, MethodId, u32);
+
+fn key(g: &GAccess) -> GAccessKey {
+    (g.var, g.loc.method, g.loc.at)
+}
+
+fn line_in(p: &Program, m: MethodId, at: u32) -> Option<u32> {
+    let code = p.method(m).code.as_ref()?;
+    if at == crate::analysis::locks::METHOD_SITE {
+        return code.lines.first().map(|l| l.1);
+    }
+    code.line_of(at)
+}
+
+/// "synchronized method `Counter.addAndGet()`", "the call to `get()` in `Cache.lookup()`",
+/// "the critical section at line 12 of `Inc.inc()`".
+fn region_words(p: &Program, v: &Views, node: u32, site: u32) -> String {
+    let m = v.nodes[node as usize].method;
+    let class = p.class(m.class);
+    let method = p.method(m);
+    let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
+    if site == crate::analysis::locks::METHOD_SITE {
+        let what = if method.is_synchronized() {
+            "synchronized method"
+        } else {
+            "atomic method"
+        };
+        return format!("{what} `{simple}.{}()`", method.name);
+    }
+    let code = method.code.as_ref();
+    let callee = code.and_then(|c| match &c.insns.get(site as usize)?.op {
+        crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
+        _ => None,
+    });
+    match callee {
+        Some(name) if name != "lock" && name != "lockInterruptibly" => {
+            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
+        }
+        _ => {
+            let line = code
+                .and_then(|c| c.line_of(site))
+                .map(|l| format!(" at line {l}"))
+                .unwrap_or_default();
+            format!("the critical section{line} of `{simple}.{}()`", method.name)
+        }
+    }
+}
+
+fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagnostic {
+    let mid = v.nodes[node].method;
+    let class = p.class(mid.class);
+    let method = p.method(mid);
+    let home = source_path(class);
+    let file_of = |m: MethodId| {
+        let f = source_path(p.class(m.class));
+        (f != home).then_some(f)
+    };
+    let what = describe_var(p, &v.fields, f.src.var);
+    let r1 = region_words(p, v, f.src.node, f.src.site);
+    let r2 = region_words(p, v, f.dst.node, f.dst.site);
+    let written = describe_var(p, &v.fields, f.dst.var);
+    let entry_line = line_in(p, mid, f.entry_at);
+    let read_line = line_in(p, f.src.loc.method, f.src.loc.at);
+    let write_line = line_in(p, f.dst.loc.method, f.dst.loc.at);
+    let writer_name = &v.threads[writer as usize].name;
+    let threads: Vec<String> = v.reached_by[node]
+        .iter()
+        .map(|&t| v.threads[t as usize].name.clone())
+        .collect();
+    let mut steps = vec![Step {
+        kind: StepKind::Read,
+        line: read_line,
+        message: format!("{what} is read here, inside {r1}"),
+        file: file_of(f.src.loc.method),
+    }];
+    if let Some(left) = f.left_at {
+        steps.push(Step {
+            kind: StepKind::Stale,
+            line: line_in(p, mid, left),
+            message: format!(
+                "the value leaves {r1} here; {writer_name} may write {what} from now on"
+            ),
+            file: None,
+        });
+    }
+    if f.enter_site != f.entry_at {
+        steps.push(Step {
+            kind: StepKind::Stale,
+            line: line_in(p, mid, f.enter_site),
+            message: format!("{r2} begins here"),
+            file: None,
+        });
+    }
+    let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
+    let use_msg = if same_place {
+        format!("the value (or a condition on it) is written to {written} here, inside {r2}")
+    } else {
+        let wfile = source_path(p.class(f.dst.loc.method.class));
+        format!(
+            "the value (or a condition on it) enters {r2} here and is written to {written} there ({}line {})",
+            if wfile != home { format!("{wfile} ") } else { String::new() },
+            write_line.map_or("?".to_string(), |l| l.to_string())
+        )
+    };
+    steps.push(Step {
+        kind: StepKind::Use,
+        line: entry_line,
+        message: use_msg,
+        file: None,
+    });
+    let message = format!(
+        "Stale value across critical sections: {what} was read inside {r1} ({}), left it, and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
+        read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+        if same_place { "is" } else { "enters here to be" },
+        write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+        threads.join(", ")
+    );
+    Diagnostic {
+        rule: RuleId::CausalStaleValue,
+        level: RuleId::CausalStaleValue.meta().level,
+        message,
+        class: class.dotted_name(),
+        method: method.name.to_string(),
+        descriptor: method.descriptor.to_string(),
+        file: home,
+        source: None,
+        source_root: None,
+        line: entry_line,
+        age: None,
+        steps,
+        threads,
+    }
+}
+
+/// One finding per defect: a `causal-stale-value` finding in the same method and at the same
+/// line as a `stale-value` finding is the same stale value, seen intraprocedurally by
+/// `stale-value`. The `stale-value` finding is kept (its rule id, age and baseline fingerprint
+/// stay stable whether or not the whole-program rules run) and takes the confirmation: the
+/// threads, and in its message the concurrent writer. The `causal-stale-value` finding is
+/// dropped. `causal-stale-value` therefore reports what `stale-value` does not: values crossing
+/// methods, check-then-act through conditions, regions of other classes.
+pub fn merge_duplicates(diags: &mut Vec<Diagnostic>) {
+    type Key = (String, String, String, Option<u32>);
+    let key = |d: &Diagnostic| -> Key {
+        (
+            d.class.clone(),
+            d.method.clone(),
+            d.descriptor.clone(),
+            d.line,
+        )
+    };
+    let stale: FxHashSet<Key> = diags
+        .iter()
+        .filter(|d| d.rule == RuleId::StaleValue)
+        .map(key)
+        .collect();
+    let mut confirmations: FxHashMap<Key, (String, Vec<String>)> = FxHashMap::default();
+    for d in diags.iter().filter(|d| d.rule == RuleId::CausalStaleValue) {
+        let k = key(d);
+        if stale.contains(&k) {
+            let writer = d
+                .message
+                .split("; ")
+                .find(|part| part.contains(" concurrently"))
+                .map(|part| part.split(" writes ").next().unwrap_or(part).to_string())
+                .unwrap_or_default();
+            confirmations
+                .entry(k)
+                .or_insert_with(|| (writer, d.threads.clone()));
+        }
+    }
+    diags.retain(|d| d.rule != RuleId::CausalStaleValue || !confirmations.contains_key(&key(d)));
+    for d in diags.iter_mut().filter(|d| d.rule == RuleId::StaleValue) {
+        if let Some((writer, threads)) = confirmations.get(&key(d)) {
+            if !writer.is_empty() {
+                // No back-quoted names: they are part of the baseline fingerprint, which must
+                // not depend on which rules ran.
+                d.message.push_str(&format!(
+                    " (confirmed by causal-stale-value: {writer} writes it concurrently)"
+                ));
+            }
+            if d.threads.is_empty() {
+                d.threads = threads.clone();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Level;
+
+    fn diag(rule: RuleId, line: u32, age: Option<u32>) -> Diagnostic {
+        Diagnostic {
+            rule,
+            level: Level::Warning,
+            message: "m".into(),
+            class: "p.C".into(),
+            method: "inc".into(),
+            descriptor: "()V".into(),
+            file: "p/C.java".into(),
+            source: None,
+            source_root: None,
+            line: Some(line),
+            age,
+            steps: Vec::new(),
+            threads: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn merge_keeps_the_stale_value_finding_with_the_confirmation() {
+        let mut causal = diag(RuleId::CausalStaleValue, 10, None);
+        causal.message = "Stale value ...; thread T writes `C.x` concurrently, so ...".into();
+        causal.threads = vec!["thread T".into()];
+        let mut d = vec![
+            diag(RuleId::StaleValue, 10, Some(2)),
+            causal,
+            diag(RuleId::StaleValue, 12, Some(1)),
+            diag(RuleId::CausalStaleValue, 14, None),
+        ];
+        merge_duplicates(&mut d);
+        let rules: Vec<(RuleId, Option<u32>)> = d.iter().map(|x| (x.rule, x.line)).collect();
+        assert_eq!(
+            rules,
+            vec![
+                (RuleId::StaleValue, Some(10)),
+                (RuleId::StaleValue, Some(12)),
+                (RuleId::CausalStaleValue, Some(14)),
+            ]
+        );
+        assert_eq!(d[0].age, Some(2));
+        assert!(d[0]
+            .message
+            .contains("confirmed by causal-stale-value: thread T"));
+        assert!(
+            !d[0].message.contains('`'),
+            "no quoted name: the fingerprint stays"
+        );
+        assert_eq!(d[0].threads, vec!["thread T".to_string()]);
+        assert!(d[1].threads.is_empty());
+    }
+}

@@ -1,0 +1,685 @@
+//! `high-level-data-race`: view consistency with read and write views and causal correlation
+//! (causal-dependencies-hldr.md, Sect. 5.1; see `high_level_data_race.md` beside this file).
+//!
+//! Views are the region views of [`crate::whole::causal`] (synchronized blocks and methods,
+//! `Lock` regions, `@Atomic` methods, one call on a thread-safe object), partitioned by the class
+//! declaring their variables. For every pair of concurrent threads `p1`, `p2` (a thread with many
+//! instances is concurrent with itself) and every maximal write view `mw` of `p1`, the read views
+//! of `p2` overlapping `mw` must form a chain unless the variables of two incomparable overlaps
+//! have no common correlation (Definition 8); every maximal read view `mr` of `p1` and the write
+//! views of `p2` overlapping it must form a chain (Definition 9).
+//!
+//! A violation is reported in the method of `p2` that executes both views: for reads the method
+//! that combines the two values (the correlation's witness), for writes the lowest method that
+//! reaches both regions. Views that no method of the thread executes together are not reported.
+
+use std::hash::{Hash, Hasher};
+
+use rayon::prelude::*;
+
+use crate::explain::{source_path, Diagnostic, Step, StepKind};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::program::Program;
+use crate::rules::RuleId;
+use crate::whole::causal::{self, short_var, CausalGraph, Combine, Var};
+use crate::whole::views::Views;
+
+/// Most violations examined per class (the rest are the same defect in other shapes).
+const MAX_PER_CLASS: usize = 32;
+
+/// One view restricted to a class.
+struct ClassView {
+    view: usize,
+    reads: Vec<Var>,
+    writes: Vec<Var>,
+}
+
+enum Kind {
+    /// Read overlaps not forming a chain, with a common correlation of `x` and `y`.
+    Read { x: Var, y: Var },
+    /// Write overlaps not forming a chain.
+    Write,
+}
+
+struct Violation {
+    class: u32,
+    p1: u32,
+    p2: u32,
+    /// The maximal view of `p1` (a region view index) and the variables it shares.
+    max_view: usize,
+    max_vars: Vec<Var>,
+    /// The two views of `p2` whose overlaps with it are incomparable.
+    a: usize,
+    b: usize,
+    kind: Kind,
+}
+
+fn concurrent(v: &Views, a: u32, b: u32) -> bool {
+    a != b || v.threads[a as usize].many
+}
+
+fn subset(a: &[Var], b: &[Var]) -> bool {
+    a.iter().all(|x| b.binary_search(x).is_ok())
+}
+
+fn intersect(a: &[Var], b: &[Var]) -> Vec<Var> {
+    a.iter()
+        .copied()
+        .filter(|x| b.binary_search(x).is_ok())
+        .collect()
+}
+
+/// Maximal sets among `sets` (each with a representative view), distinct.
+fn maximal(sets: &[(Vec<Var>, usize)]) -> Vec<(Vec<Var>, usize)> {
+    let mut distinct: Vec<&(Vec<Var>, usize)> =
+        sets.iter().filter(|(s, _)| !s.is_empty()).collect();
+    distinct.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    distinct.dedup_by(|a, b| a.0 == b.0);
+    let mut out: Vec<(Vec<Var>, usize)> = Vec::new();
+    // Largest first: a set is maximal when no set kept so far contains it.
+    for (s, i) in distinct {
+        if out.iter().any(|(t, _)| t.len() > s.len() && subset(s, t)) {
+            continue;
+        }
+        out.push((s.clone(), *i));
+    }
+    out
+}
+
+/// Distinct non-empty overlaps of `views` (projection `pick`) with `m`, with a representative,
+/// smallest first.
+fn overlaps<'a>(
+    views: impl Iterator<Item = &'a ClassView>,
+    m: &[Var],
+    pick: impl Fn(&ClassView) -> &Vec<Var>,
+) -> Vec<(Vec<Var>, usize)> {
+    let mut seen: FxHashSet<Vec<Var>> = FxHashSet::default();
+    let mut out: Vec<(Vec<Var>, usize)> = Vec::new();
+    for cv in views {
+        let o = intersect(pick(cv), m);
+        if !o.is_empty() && seen.insert(o.clone()) {
+            out.push((o, cv.view));
+        }
+    }
+    out.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// Two overlaps that are not ordered by inclusion, if any: sorted by size, the overlaps form a
+/// chain exactly when each is a subset of the next.
+fn chain_break(ov: &[(Vec<Var>, usize)]) -> Option<(usize, usize)> {
+    ov.windows(2)
+        .position(|w| !subset(&w[0].0, &w[1].0))
+        .map(|i| (i, i + 1))
+}
+
+/// An incomparable pair of overlaps whose variables correlate (Definition 8), given the
+/// correlated pairs inside the maximal view.
+fn correlated_break(
+    ov: &[(Vec<Var>, usize)],
+    pairs: &[(Var, Var)],
+) -> Option<(usize, usize, Var, Var)> {
+    for &(x, y) in pairs {
+        for (i, (a, _)) in ov.iter().enumerate() {
+            if a.binary_search(&x).is_err() {
+                continue;
+            }
+            for (j, (b, _)) in ov.iter().enumerate() {
+                if i == j || b.binary_search(&y).is_err() {
+                    continue;
+                }
+                if !subset(a, b) && !subset(b, a) {
+                    return Some((i, j, x, y));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn check_class(
+    v: &Views,
+    g: &CausalGraph,
+    class: u32,
+    cviews: &[ClassView],
+    corr: &[(Var, Var)],
+    out: &mut Vec<Violation>,
+) {
+    let mut threads: Vec<u32> = cviews
+        .iter()
+        .flat_map(|cv| v.reached_by[g.views[cv.view].node].iter().copied())
+        .collect();
+    threads.sort_unstable();
+    threads.dedup();
+    let of = |t: u32| {
+        cviews
+            .iter()
+            .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
+    };
+    // Views of a thread reading (writing) some variable of `m`, each once.
+    let mut readers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    for (i, cv) in cviews.iter().enumerate() {
+        for &x in &cv.reads {
+            readers.entry(x).or_default().push(i);
+        }
+        for &x in &cv.writes {
+            writers.entry(x).or_default().push(i);
+        }
+    }
+    let touching = |t: u32, m: &[Var], write: bool| {
+        let index = if write { &writers } else { &readers };
+        let mut ids: Vec<usize> = m
+            .iter()
+            .filter_map(|x| index.get(x))
+            .flatten()
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter()
+            .map(|i| &cviews[i])
+            .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
+    };
+    for &p1 in &threads {
+        let wsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.writes.clone(), cv.view)).collect();
+        let rsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.reads.clone(), cv.view)).collect();
+        let mw = maximal(&wsets);
+        let mr = maximal(&rsets);
+        for &p2 in threads.iter().filter(|&&p2| concurrent(v, p1, p2)) {
+            for (m, mview) in &mw {
+                if m.len() < 2 {
+                    continue;
+                }
+                // Only correlated variables can make read views incompatible.
+                let pairs: Vec<(Var, Var)> = corr
+                    .iter()
+                    .copied()
+                    .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
+                    .collect();
+                if pairs.is_empty() {
+                    continue;
+                }
+                let ov = overlaps(touching(p2, m, false), m, |cv| &cv.reads);
+                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
+                    out.push(Violation {
+                        class,
+                        p1,
+                        p2,
+                        max_view: *mview,
+                        max_vars: m.clone(),
+                        a: ov[i].1,
+                        b: ov[j].1,
+                        kind: Kind::Read { x, y },
+                    });
+                    if out.len() >= MAX_PER_CLASS {
+                        return;
+                    }
+                }
+            }
+            for (m, mview) in &mr {
+                if m.len() < 2 {
+                    continue;
+                }
+                let ov = overlaps(touching(p2, m, true), m, |cv| &cv.writes);
+                if let Some((i, j)) = chain_break(&ov) {
+                    out.push(Violation {
+                        class,
+                        p1,
+                        p2,
+                        max_view: *mview,
+                        max_vars: m.clone(),
+                        a: ov[i].1,
+                        b: ov[j].1,
+                        kind: Kind::Write,
+                    });
+                    if out.len() >= MAX_PER_CLASS {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Check view consistency; returns the diagnostics in scanned classes.
+pub fn check(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    profile: &mut Vec<String>,
+) -> Vec<Diagnostic> {
+    let t0 = std::time::Instant::now();
+    // Partition the views by the class declaring their variables. Field ids are contiguous per
+    // class and variables sort by field, so each class is one run of a sorted set. Views with
+    // the same accesses to a class, run by the same threads, are one view here (large dynamic
+    // scopes repeat the same classes): deduplicated by hash before anything is copied.
+    let class_at = |set: &[Var], i: usize| causal::var_class(&v.fields, set[i]);
+    let run_end = |set: &[Var], start: usize| {
+        let c = class_at(set, start);
+        let mut end = start + 1;
+        while end < set.len() && class_at(set, end) == c {
+            end += 1;
+        }
+        end
+    };
+    let mut thread_sets: FxHashMap<&[u32], u32> = FxHashMap::default();
+    let mut by_class: FxHashMap<u32, Vec<ClassView>> = FxHashMap::default();
+    let mut seen: FxHashMap<(u32, u64), Vec<usize>> = FxHashMap::default();
+    for (i, rv) in g.views.iter().enumerate() {
+        let runners = &v.reached_by[rv.node][..];
+        if runners.is_empty() {
+            continue;
+        }
+        let next_id = thread_sets.len() as u32;
+        let tid = *thread_sets.entry(runners).or_insert(next_id);
+        let (r, w) = (&rv.reads, &rv.writes);
+        let (mut a, mut b) = (0, 0);
+        loop {
+            let ca = (a < r.len()).then(|| class_at(r, a));
+            let cb = (b < w.len()).then(|| class_at(w, b));
+            let c = match (ca, cb) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => break,
+            };
+            let reads = if ca == Some(c) {
+                let e = run_end(r, a);
+                let s = &r[a..e];
+                a = e;
+                s
+            } else {
+                &[][..]
+            };
+            let writes = if cb == Some(c) {
+                let e = run_end(w, b);
+                let s = &w[b..e];
+                b = e;
+                s
+            } else {
+                &[][..]
+            };
+            let mut h = crate::fxhash::FxHasher::default();
+            reads.hash(&mut h);
+            writes.hash(&mut h);
+            tid.hash(&mut h);
+            let list = by_class.entry(c).or_default();
+            let bucket = seen.entry((c, h.finish())).or_default();
+            let dup = bucket.iter().any(|&k| {
+                let cv: &ClassView = &list[k];
+                cv.reads == reads
+                    && cv.writes == writes
+                    && v.reached_by[g.views[cv.view].node] == runners
+            });
+            if !dup {
+                bucket.push(list.len());
+                list.push(ClassView {
+                    view: i,
+                    reads: reads.to_vec(),
+                    writes: writes.to_vec(),
+                });
+            }
+        }
+    }
+    let mut classes: Vec<u32> = by_class
+        .iter()
+        .filter(|(_, vs)| vs.len() >= 2)
+        .map(|(&c, _)| c)
+        .collect();
+    classes.sort_unstable();
+    // Correlated pairs by class (both variables of one class).
+    let mut corr: FxHashMap<u32, Vec<(Var, Var)>> = FxHashMap::default();
+    for &(x, y) in g.correlated.keys() {
+        let c = causal::var_class(&v.fields, x);
+        if causal::var_class(&v.fields, y) == c {
+            corr.entry(c).or_default().push((x, y));
+        }
+    }
+    for list in corr.values_mut() {
+        list.sort_unstable();
+    }
+    let violations: Vec<Violation> = classes
+        .par_iter()
+        .flat_map_iter(|&c| {
+            let mut out = Vec::new();
+            let pairs = corr.get(&c).map_or(&[][..], |l| &l[..]);
+            check_class(v, g, c, &by_class[&c], pairs, &mut out);
+            out
+        })
+        .collect();
+    profile.push(format!(
+        "high-level-data-race: {} classes with views, {} violations, at {:?}",
+        classes.len(),
+        violations.len(),
+        t0.elapsed()
+    ));
+    let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
+    let mut out = Vec::new();
+    for x in &violations {
+        let Some((node, witness)) = locate(v, g, x) else {
+            continue;
+        };
+        let method = v.nodes[node].method;
+        if p.class(method.class).library || !reported.insert((method, x.class)) {
+            continue;
+        }
+        out.push(explain(p, v, g, x, node, witness));
+    }
+    profile.push(format!(
+        "high-level-data-race: {} reported, in {:?}",
+        out.len(),
+        t0.elapsed()
+    ));
+    out
+}
+
+/// The method of `p2` that executes both views (and, for reads, the combination).
+fn locate(v: &Views, g: &CausalGraph, x: &Violation) -> Option<(usize, Option<Combine>)> {
+    match x.kind {
+        Kind::Read { x: a, y: b } => {
+            let ws = g.correlated.get(&(a, b))?;
+            let (node, c) = ws
+                .iter()
+                .find(|(n, _)| v.reached_by[*n].contains(&x.p2))
+                .or_else(|| ws.first())?;
+            Some((*node, Some(*c)))
+        }
+        Kind::Write => {
+            let na = g.views[x.a].node;
+            let nb = g.views[x.b].node;
+            common_caller(g, na, nb).map(|n| (n, None))
+        }
+    }
+}
+
+/// A low common caller of two nodes (or the node itself), by bounded breadth-first search up
+/// the call graph.
+fn common_caller(g: &CausalGraph, a: usize, b: usize) -> Option<usize> {
+    if a == b {
+        return Some(a);
+    }
+    const LIMIT: usize = 4096;
+    let up = |from: usize| {
+        let mut order = vec![from];
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        seen.insert(from);
+        let mut i = 0;
+        while i < order.len() && order.len() < LIMIT {
+            let n = order[i];
+            i += 1;
+            for &q in &g.preds[n] {
+                if seen.insert(q) {
+                    order.push(q);
+                }
+            }
+        }
+        (order, seen)
+    };
+    let (_, above_a) = up(a);
+    let (order_b, _) = up(b);
+    order_b.into_iter().find(|n| above_a.contains(n))
+}
+
+/// The instruction of `node` that leads to region view `view`: its own access or acquisition,
+/// or the call that reaches it.
+fn entry_to(v: &Views, g: &CausalGraph, node: usize, view: usize, var: Option<Var>) -> Option<u32> {
+    let rv = &g.views[view];
+    if rv.node == node {
+        return own_site(g, view, var);
+    }
+    // A call whose callee is (or reaches, within a few calls) the view's node.
+    let f = &v.facts[node];
+    let mut best = None;
+    for c in &f.calls {
+        let reaches = c.targets.iter().any(|&t| {
+            v.node_index(crate::whole::views::Node {
+                method: t,
+                this_held: c.this_held,
+            })
+            .is_some_and(|cn| reaches(v, cn, rv.node, 6))
+        });
+        if reaches {
+            best = Some(best.map_or(c.at, |b: u32| b.min(c.at)));
+        }
+    }
+    best
+}
+
+fn reaches(v: &Views, from: usize, to: usize, depth: usize) -> bool {
+    let mut frontier = vec![from];
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    for _ in 0..=depth {
+        let mut next = Vec::new();
+        for n in frontier {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n) {
+                next.extend(v.edges[n].iter().copied());
+            }
+        }
+        if next.is_empty() || seen.len() > 4096 {
+            break;
+        }
+        frontier = next;
+    }
+    false
+}
+
+/// Inside a view's own node: the first access to `var` in the region (or the acquisition).
+fn own_site(g: &CausalGraph, view: usize, var: Option<Var>) -> Option<u32> {
+    let rv = &g.views[view];
+    let o = g.outs[rv.node].as_ref();
+    let acc = o.and_then(|o| {
+        o.accesses
+            .iter()
+            .filter(|a| a.held.contains(&rv.site) && var.is_none_or(|x| a.var == x))
+            .map(|a| a.at)
+            .min()
+    });
+    acc.or((rv.site != crate::analysis::locks::METHOD_SITE).then_some(rv.site))
+}
+
+fn line_in(p: &Program, m: crate::program::MethodId, at: Option<u32>) -> Option<u32> {
+    let code = p.method(m).code.as_ref()?;
+    match at {
+        Some(a) if a != crate::analysis::locks::METHOD_SITE => code.line_of(a),
+        _ => code.lines.first().map(|l| l.1),
+    }
+}
+
+fn region_words(p: &Program, v: &Views, g: &CausalGraph, view: usize) -> String {
+    let rv = &g.views[view];
+    region_words_at(p, v, rv.node, rv.site)
+}
+
+fn view_text(p: &Program, v: &Views, g: &CausalGraph, view: usize, vars: &[Var]) -> String {
+    let rv = &g.views[view];
+    let parts: Vec<String> = vars
+        .iter()
+        .map(|&x| {
+            let r = rv.reads.binary_search(&x).is_ok();
+            let w = rv.writes.binary_search(&x).is_ok();
+            let k = match (r, w) {
+                (true, true) => "rw",
+                (false, true) => "w",
+                _ => "r",
+            };
+            format!("{}: {k}", short_var(p, &v.fields, x))
+        })
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+fn step_at(
+    p: &Program,
+    home: &str,
+    m: crate::program::MethodId,
+    at: Option<u32>,
+    kind: StepKind,
+    message: String,
+) -> Step {
+    let file = source_path(p.class(m.class));
+    Step {
+        kind,
+        line: line_in(p, m, at),
+        message,
+        file: (file != home).then_some(file),
+    }
+}
+
+fn explain(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    x: &Violation,
+    node: usize,
+    witness: Option<Combine>,
+) -> Diagnostic {
+    let mid = v.nodes[node].method;
+    let class = p.class(mid.class);
+    let method = p.method(mid);
+    let home = source_path(class);
+    let owner = p.class(x.class);
+    let owner_simple = owner.name.rsplit('/').next().unwrap_or(&owner.name);
+    let p1 = &v.threads[x.p1 as usize].name;
+    let threads: Vec<String> = v.reached_by[node]
+        .iter()
+        .map(|&t| v.threads[t as usize].name.clone())
+        .collect();
+    let mview = &g.views[x.max_view];
+    let mnode = v.nodes[mview.node].method;
+    let max_words = region_words(p, v, g, x.max_view);
+    let max_text = view_text(p, v, g, x.max_view, &x.max_vars);
+    let mut steps = vec![step_at(
+        p,
+        &home,
+        mnode,
+        Some(mview.site),
+        StepKind::Lock,
+        format!("the other thread's maximal view {max_text}: {max_words}, run by {p1}"),
+    )];
+    let (message, line) = match (&x.kind, witness) {
+        (Kind::Read { x: a, y: b }, Some(c)) => {
+            let (na, nb) = (short_var(p, &v.fields, *a), short_var(p, &v.fields, *b));
+            for r in [c.a, c.b] {
+                let words = region_words_at(p, v, r.node as usize, r.site);
+                steps.push(step_at(
+                    p,
+                    &home,
+                    r.loc.method,
+                    Some(r.loc.at),
+                    StepKind::Read,
+                    format!(
+                        "{} is read here, inside {words}",
+                        causal::describe_var(p, &v.fields, r.var)
+                    ),
+                ));
+            }
+            let line = line_in(p, mid, Some(c.at));
+            steps.push(Step {
+                kind: StepKind::Use,
+                line,
+                message: format!(
+                    "the values of `{na}` and `{nb}`, read in separate critical sections, are combined here"
+                ),
+                file: None,
+            });
+            (
+                format!(
+                    "High-level data race: method `{}` reads `{owner_simple}.{na}` and `{owner_simple}.{nb}` in separate critical sections and combines them, but {p1} updates them together in one ({max_words}, view {max_text}); between the two reads it can change both, so the combination mixes old and new state; run by {}",
+                    method.name,
+                    threads.join(", ")
+                ),
+                line,
+            )
+        }
+        _ => {
+            let mut first: Option<u32> = None;
+            for view in [x.a, x.b] {
+                let rv = &g.views[view];
+                let vars = intersect(&rv.writes, &x.max_vars);
+                let var = vars.first().copied();
+                let own = own_site(g, view, var);
+                let words = region_words(p, v, g, view);
+                let names: Vec<String> = vars
+                    .iter()
+                    .map(|&y| format!("`{}`", short_var(p, &v.fields, y)))
+                    .collect();
+                steps.push(step_at(
+                    p,
+                    &home,
+                    v.nodes[rv.node].method,
+                    own,
+                    StepKind::Access,
+                    format!("{} written here, inside {words}", names.join(", ")),
+                ));
+                if let Some(at) = entry_to(v, g, node, view, var) {
+                    first = Some(first.map_or(at, |f| f.min(at)));
+                }
+            }
+            let line = line_in(p, mid, first);
+            let wa: Vec<String> = intersect(&g.views[x.a].writes, &x.max_vars)
+                .iter()
+                .map(|&y| format!("`{}`", short_var(p, &v.fields, y)))
+                .collect();
+            let wb: Vec<String> = intersect(&g.views[x.b].writes, &x.max_vars)
+                .iter()
+                .map(|&y| format!("`{}`", short_var(p, &v.fields, y)))
+                .collect();
+            (
+                format!(
+                    "High-level data race: method `{}` updates {} and {} of `{owner_simple}` in separate critical sections, but {p1} reads them together in one ({max_words}, view {max_text}) and can observe the intermediate state; run by {}",
+                    method.name,
+                    wa.join(", "),
+                    wb.join(", "),
+                    threads.join(", ")
+                ),
+                line,
+            )
+        }
+    };
+    Diagnostic {
+        rule: RuleId::HighLevelDataRace,
+        level: RuleId::HighLevelDataRace.meta().level,
+        message,
+        class: class.dotted_name(),
+        method: method.name.to_string(),
+        descriptor: method.descriptor.to_string(),
+        file: home,
+        source: None,
+        source_root: None,
+        line,
+        age: None,
+        steps,
+        threads,
+    }
+}
+
+fn region_words_at(p: &Program, v: &Views, node: usize, site: u32) -> String {
+    let m = v.nodes[node].method;
+    let class = p.class(m.class);
+    let method = p.method(m);
+    let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
+    if site == crate::analysis::locks::METHOD_SITE {
+        let what = if method.is_synchronized() {
+            "synchronized method"
+        } else {
+            "atomic method"
+        };
+        return format!("{what} `{simple}.{}()`", method.name);
+    }
+    let callee = method
+        .code
+        .as_ref()
+        .and_then(|c| match &c.insns.get(site as usize)?.op {
+            crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
+            _ => None,
+        });
+    match callee {
+        Some(name) if name != "lock" && name != "lockInterruptibly" => {
+            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
+        }
+        _ => format!("a critical section of `{simple}.{}()`", method.name),
+    }
+}

@@ -1,0 +1,1307 @@
+//! The causal dependency graph of the whole program (causal-dependencies-hldr.md, Sect. 4), for
+//! `high-level-data-race` and `causal-stale-value`.
+//!
+//! Variables are locals (per method, the engine's registers) and globals: a field `(class,
+//! field)`, the elements of an array held in a field, and the abstract state of a thread-safe
+//! object held in a field ([`Var`]). The graph is never materialised as one graph: each explored
+//! node (a method in its calling context, from [`Views`]) is analysed once with the shared engine,
+//! callees first, and summarised for its callers ([`Summary`], the paper's `spec(meth)`).
+//!
+//! Inside a method, a register holds the set of *sources* its value depends on (a bitset of at
+//! most 64 per method): the method's parameters (`m.p_i`), reads of a global inside an atomic
+//! region (the paper's atomic versions), plain reads (outside every region of the method: the
+//! caller decides), and reads imported from a callee's return (`m.ret`). Data dependencies follow
+//! the values (assignments are register moves, computations join their inputs, heap reads and
+//! writes, calls through the callee's summary); control dependencies add the sources of every
+//! enclosing condition (post-dominator based control dependence, nested conditions included) to
+//! every value defined and every global written. A source also records whether the value has
+//! *left* its region (the region was exited since the read): that is the value-dependency edge of
+//! Definition 10 when such a value is written inside a region.
+//!
+//! What the graph answers:
+//! - *common correlation* (Definition 2): two reads of different globals combined in one
+//!   definition (a computation, a condition, a store, an argument pair a callee combines);
+//! - *flows* (Definition 10): a value read in region `m1` leaves it and is written (data or
+//!   control) inside region `m2` (another region, or the same one entered again);
+//! - the region views with read and write accesses (Definition 5), from the lock views of
+//!   [`Views`] (dynamic scope included) and the accesses found here: array elements, and
+//!   one-call regions on thread-safe objects (`get` reads the state, `put` writes it,
+//!   `putIfAbsent` does both; the classification is data in `analysis/thread_safe.txt`).
+//!
+//! Deviations, for speed and simplicity (documented in the rules' docs): global versions are
+//! not carried inside a method (a value written to a field and read back is not followed);
+//! recursion (a call inside its own strongly connected component) uses the default summary; at
+//! most 64 sources per method and 16 entries per summary list; methods whose code is not
+//! available return a value depending on all their arguments.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use super::facts::{FieldId, READ, WRITE};
+use super::fields::{FieldTable, IO_PREFIXES};
+use super::views::{tarjan, Node, Views};
+use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx, StepKind};
+use crate::analysis::locks::{self, CallEffect, RegionCall, CALLER_SITE};
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::{Class, Code, Op};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::program::{MethodId, Program};
+
+/// A global variable: `field id * 4 + kind` ([`FIELD`], [`ELEMENTS`], [`STATE`]).
+pub type Var = u32;
+/// The value of the field.
+pub const FIELD: u32 = 0;
+/// The elements of the array held in the field.
+pub const ELEMENTS: u32 = 1;
+/// The abstract state of the thread-safe object held in the field.
+pub const STATE: u32 = 2;
+
+pub fn var_of(field: FieldId, kind: u32) -> Var {
+    field * 4 + kind
+}
+pub fn var_field(v: Var) -> FieldId {
+    v / 4
+}
+pub fn var_kind(v: Var) -> u32 {
+    v % 4
+}
+
+/// Words for a variable: "`Coord.x`", "the elements of `Buf.items`", "the state of `C.map`".
+pub fn describe_var(p: &Program, fields: &FieldTable, v: Var) -> String {
+    let (class, name) = fields.describe(p, var_field(v));
+    let simple = class.rsplit('/').next().unwrap_or(class);
+    match var_kind(v) {
+        ELEMENTS => format!("the elements of `{simple}.{name}`"),
+        STATE => format!("the state of `{simple}.{name}`"),
+        _ => format!("`{simple}.{name}`"),
+    }
+}
+
+/// The short name of a variable: "x", "items[]", "map".
+pub fn short_var(p: &Program, fields: &FieldTable, v: Var) -> String {
+    let (_, name) = fields.describe(p, var_field(v));
+    match var_kind(v) {
+        ELEMENTS => format!("{name}[]"),
+        _ => name.to_string(),
+    }
+}
+
+/// The class declaring a variable's field (views are partitioned by it).
+pub fn var_class(fields: &FieldTable, v: Var) -> u32 {
+    fields.owner(var_field(v)).0
+}
+
+/// A program point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub method: MethodId,
+    pub at: u32,
+}
+
+/// An access to a global inside a region: the variable, the region `(node, site)` and where.
+/// For a read the paper's atomic version; for a write the version it defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GAccess {
+    pub var: Var,
+    pub node: u32,
+    pub site: u32,
+    pub loc: Loc,
+}
+
+/// A method's specification for its callers (the paper's `spec(meth)`). Parameters are named by
+/// their local slot (the receiver is slot 0 of an instance method), which is also the index of
+/// the argument slot at a call.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Parameters the return value depends on (bit = slot).
+    pub ret_params: u64,
+    /// Region reads the return value depends on.
+    pub ret_reads: Vec<GAccess>,
+    /// Reads outside every region of the method (and its callees) the return value depends on:
+    /// inside the caller's region when it holds one.
+    pub ret_plain: Vec<(Var, Loc)>,
+    /// A parameter flows (data or control) into a write inside a region.
+    pub param_writes: Vec<(u8, GAccess)>,
+    /// A parameter flows into a write outside every region of the method.
+    pub param_plain_writes: Vec<(u8, Var, Loc)>,
+    /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
+    /// them).
+    pub writes: Vec<GAccess>,
+    /// Writes outside every region.
+    pub plain_writes: Vec<(Var, Loc)>,
+    /// Pairs of parameters combined in one definition.
+    pub param_pairs: Vec<(u8, u8)>,
+}
+
+/// Most entries of each summary list (and flows, combinations per method).
+const MAX_LIST: usize = 16;
+
+fn push_capped<T: PartialEq>(v: &mut Vec<T>, x: T) {
+    if v.len() < MAX_LIST && !v.contains(&x) {
+        v.push(x);
+    }
+}
+
+/// One access of a method to a global, with the regions held at it (own acquisition sites,
+/// outermost first; a one-call region on a thread-safe object adds the call's own site).
+#[derive(Clone, Debug)]
+pub struct Acc {
+    pub at: u32,
+    pub var: Var,
+    pub kind: u8,
+    pub held: Box<[u32]>,
+}
+
+/// Two reads of different globals combined in one definition at `at` (a common correlation of
+/// `a.var` and `b.var`, Definition 2); `a.var < b.var`.
+#[derive(Clone, Copy, Debug)]
+pub struct Combine {
+    pub at: u32,
+    pub a: GAccess,
+    pub b: GAccess,
+}
+
+/// A value read in one region that left it and is written inside another region (or the same
+/// one entered again): an edge of the view-dependency graph (Definition 10).
+#[derive(Clone, Copy, Debug)]
+pub struct Flow {
+    pub src: GAccess,
+    /// Where the value left its region, in this method (a release, or the call that returned
+    /// it), when known.
+    pub left_at: Option<u32>,
+    pub dst: GAccess,
+    /// Where the value enters the second region in this method: the call passing it (or
+    /// controlled by it), or the write inside this method's own region.
+    pub entry_at: u32,
+    /// The acquisition site of that region in this method (the call itself for a call).
+    pub enter_site: u32,
+}
+
+/// Everything one node's analysis found.
+#[derive(Debug, Default)]
+pub struct NodeOut {
+    pub summary: Summary,
+    pub accesses: Vec<Acc>,
+    pub combines: Vec<Combine>,
+    pub flows: Vec<Flow>,
+}
+
+/// A region view with read and write accesses (Definition 5), sorted.
+#[derive(Clone, Debug)]
+pub struct RegionView {
+    pub node: usize,
+    pub site: u32,
+    pub reads: Vec<Var>,
+    pub writes: Vec<Var>,
+}
+
+pub struct CausalGraph {
+    /// Per node: the analysis result (`None`: not analysed, or failed).
+    pub outs: Vec<Option<NodeOut>>,
+    /// Region views (lock views with exact reads and writes, and one-call regions on
+    /// thread-safe objects).
+    pub views: Vec<RegionView>,
+    /// Common correlations: each pair of variables, with up to 4 witnesses `(node, combine)`.
+    pub correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>>,
+    /// Callers of each node.
+    pub preds: Vec<Vec<usize>>,
+    /// Figures for `STALECHECK_TIMINGS`.
+    pub profile: Vec<String>,
+}
+
+/// How a method of a thread-safe class accesses the object's state (`READ`, `WRITE`, both).
+pub fn state_access(name: &str) -> u8 {
+    static TABLE: OnceLock<FxHashMap<String, u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = FxHashMap::default();
+        for line in include_str!("../analysis/thread_safe.txt").lines() {
+            let mut parts = line.split_whitespace();
+            let kind = match parts.next() {
+                Some("state-read") => READ,
+                Some("state-write") => WRITE,
+                Some("state-update") => READ | WRITE,
+                _ => continue,
+            };
+            if let Some(n) = parts.next() {
+                t.insert(n.to_string(), kind);
+            }
+        }
+        t
+    });
+    table.get(name).copied().unwrap_or(READ | WRITE)
+}
+
+/// The value of a register: the sources it depends on, those of them that left their region,
+/// and the field it was read from (for array and thread-safe object references; `fid + 1`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Val {
+    src: u64,
+    left: u64,
+    field: u32,
+    /// A reference to an object this method allocated (not shared yet, as in the lock model):
+    /// its fields and its methods' regions are not shared state.
+    local: bool,
+}
+
+impl Val {
+    fn or(self, o: Val) -> Val {
+        Val {
+            src: self.src | o.src,
+            left: self.left | o.left,
+            field: 0,
+            local: false,
+        }
+    }
+}
+
+fn union(inputs: &[Val]) -> Val {
+    inputs.iter().fold(Val::default(), |a, &b| a.or(b))
+}
+
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let b = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(b)
+    })
+}
+
+/// Parameter slots with a source of their own (bits `0..PARAMS`).
+const PARAMS: usize = 16;
+const PARAM_MASK: u64 = (1 << PARAMS) - 1;
+const NO_LEFT: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    Param,
+    Atomic(GAccess),
+    Plain(Var, Loc),
+}
+
+/// One node's analysis.
+struct Run<'a> {
+    p: &'a Program,
+    fields: &'a FieldTable,
+    views: &'a Views,
+    outs: &'a [Option<NodeOut>],
+    node: u32,
+    id: MethodId,
+    class: &'a Class,
+    code: &'a Code,
+    block_of: &'a [u32],
+    /// Branch instructions each block is control dependent on (transitively).
+    ctrl: Vec<Vec<u32>>,
+    /// Call sites of this node (facts), by instruction.
+    calls: FxHashMap<u32, usize>,
+    nparams: usize,
+    /// The joined operands of each branch.
+    branch: FxHashMap<u32, Val>,
+    srcs: Vec<Src>,
+    keys: FxHashMap<(u32, u32), u8>,
+    /// Sources to mark as left when the region at a site is exited.
+    exit_mask: FxHashMap<u32, u64>,
+    left_at: [u32; 64],
+    atomic: u64,
+    plain: u64,
+    /// Sources imported from a callee's return, and the call each came through.
+    imported: u64,
+    via: [u32; 64],
+    /// Own regions held at the current instruction (recording pass).
+    held: Vec<u32>,
+    combined: FxHashSet<(Var, Var)>,
+    flowed: u64,
+    out: NodeOut,
+}
+
+impl Run<'_> {
+    fn control(&self, at: u32) -> Val {
+        let mut v = Val::default();
+        if let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) {
+            for b in bs {
+                if let Some(c) = self.branch.get(b) {
+                    v = v.or(*c);
+                }
+            }
+        }
+        v
+    }
+
+    /// The control sources that count for flows: conditions on values read in this method.
+    /// A condition on a callee's result (`if (tryAcquire()) release()`) is the thread's own
+    /// decision, not a snapshot acted upon.
+    fn ctl_flow(&self, ctl: Val) -> Val {
+        Val {
+            src: ctl.src & !self.imported,
+            left: ctl.left & !self.imported,
+            field: 0,
+            local: false,
+        }
+    }
+
+    fn loc(&self, at: u32) -> Loc {
+        Loc {
+            method: self.id,
+            at,
+        }
+    }
+
+    /// The bit of a source (allocated on first use; 0 when the method has too many).
+    /// `outer`: the region whose exit makes the value leave; `None`: it has left already.
+    fn source(&mut self, key: (u32, u32), s: Src, outer: Option<u32>) -> u64 {
+        if let Some(&b) = self.keys.get(&key) {
+            return 1 << b;
+        }
+        if self.srcs.len() >= 64 {
+            return 0;
+        }
+        let b = self.srcs.len();
+        self.srcs.push(s);
+        self.keys.insert(key, b as u8);
+        let bit = 1u64 << b;
+        if key.1 > 0 {
+            self.imported |= bit;
+            self.via[b] = key.0;
+        }
+        match s {
+            Src::Atomic(_) => {
+                self.atomic |= bit;
+                if let Some(o) = outer {
+                    *self.exit_mask.entry(o).or_default() |= bit;
+                }
+            }
+            Src::Plain(..) => self.plain |= bit,
+            Src::Param => {}
+        }
+        bit
+    }
+
+    fn own(site: Option<u32>) -> Option<u32> {
+        site.filter(|&s| s != CALLER_SITE)
+    }
+
+    /// A read of `var` at `at`: atomic inside an own region, else plain.
+    fn read(&mut self, at: u32, var: Var, region: Option<u32>, outer: Option<u32>) -> Val {
+        match Self::own(region) {
+            Some(site) => {
+                let g = GAccess {
+                    var,
+                    node: self.node,
+                    site,
+                    loc: self.loc(at),
+                };
+                let bit = self.source((at, 0), Src::Atomic(g), Some(outer.unwrap_or(site)));
+                Val {
+                    src: bit,
+                    left: 0,
+                    field: 0,
+                    local: false,
+                }
+            }
+            None => {
+                let bit = self.source((at, 0), Src::Plain(var, self.loc(at)), None);
+                Val {
+                    src: bit,
+                    left: 0,
+                    field: 0,
+                    local: false,
+                }
+            }
+        }
+    }
+
+    fn access(&mut self, at: u32, var: Var, kind: u8, extra: Option<u32>) {
+        let mut held = self.held.clone();
+        held.extend(extra);
+        self.out.accesses.push(Acc {
+            at,
+            var,
+            kind,
+            held: held.into(),
+        });
+    }
+
+    /// The definition of a value at `at` (recording pass): two reads of different globals
+    /// combine; two parameters combine.
+    fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
+        let a = v.src & self.atomic;
+        if a.count_ones() >= 2 {
+            // (read, the call it was imported through)
+            let mut reads: Vec<(GAccess, u32)> = Vec::new();
+            for b in bits(a) {
+                if let Src::Atomic(g) = self.srcs[b] {
+                    if !reads.iter().any(|r| r.0.var == g.var) && reads.len() < 8 {
+                        reads.push((g, self.via[b]));
+                    }
+                }
+            }
+            for i in 0..reads.len() {
+                for j in i + 1..reads.len() {
+                    // Both from one callee's return: combined there already (or not at all).
+                    if reads[i].1 != NO_LEFT && reads[i].1 == reads[j].1 {
+                        continue;
+                    }
+                    let (x, y) = if reads[i].0.var < reads[j].0.var {
+                        (reads[i].0, reads[j].0)
+                    } else {
+                        (reads[j].0, reads[i].0)
+                    };
+                    if written == Some(x.var) || written == Some(y.var) {
+                        continue;
+                    }
+                    if self.out.combines.len() < 4 * MAX_LIST
+                        && self.combined.insert((x.var, y.var))
+                    {
+                        self.out.combines.push(Combine { at, a: x, b: y });
+                    }
+                }
+            }
+        }
+        let ps = v.src & PARAM_MASK;
+        if ps.count_ones() >= 2 {
+            let ps: Vec<usize> = bits(ps).collect();
+            for i in 0..ps.len() {
+                for j in i + 1..ps.len() {
+                    push_capped(
+                        &mut self.out.summary.param_pairs,
+                        (ps[i] as u8, ps[j] as u8),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A value `v` is written into `dst`, inside a region (recording pass).
+    fn flow(&mut self, v: Val, dst: GAccess, entry_at: u32, enter_site: u32) {
+        let fresh = v.left & self.atomic & !self.flowed;
+        for b in bits(fresh) {
+            if self.out.flows.len() >= MAX_LIST {
+                break;
+            }
+            if let Src::Atomic(src) = self.srcs[b] {
+                self.flowed |= 1 << b;
+                self.out.flows.push(Flow {
+                    src,
+                    left_at: (self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
+                    dst,
+                    entry_at,
+                    enter_site,
+                });
+            }
+        }
+    }
+
+    /// A write of `var` at `at` with value `v` (data and control), inside the own region
+    /// `region` or outside every region (recording pass).
+    fn write(&mut self, at: u32, var: Var, v: Val, region: Option<u32>, loc: Loc) {
+        match Self::own(region) {
+            Some(site) => {
+                let dst = GAccess {
+                    var,
+                    node: self.node,
+                    site,
+                    loc,
+                };
+                self.flow(v, dst, at, site);
+                push_capped(&mut self.out.summary.writes, dst);
+                for p in bits(v.src & PARAM_MASK) {
+                    push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                }
+            }
+            None => {
+                push_capped(&mut self.out.summary.plain_writes, (var, loc));
+                for p in bits(v.src & PARAM_MASK) {
+                    push_capped(
+                        &mut self.out.summary.param_plain_writes,
+                        (p as u8, var, loc),
+                    );
+                }
+            }
+        }
+    }
+
+    fn field_var(&self, r: u32) -> (Option<Var>, u32) {
+        let m = self.class.member(r);
+        match self.fields.raw_id(self.p, &m.class, &m.name) {
+            Some(fid) => (
+                self.fields.is_tracked(fid).then(|| var_of(fid, FIELD)),
+                fid + 1,
+            ),
+            None => (None, 0),
+        }
+    }
+
+    /// The elements or state variable of the field a reference was read from.
+    fn derived_var(&self, field: u32, kind: u32) -> Option<Var> {
+        let fid = field.checked_sub(1)?;
+        let (class, _) = self.fields.describe(self.p, fid);
+        if IO_PREFIXES.iter().any(|pre| class.starts_with(pre)) {
+            return None;
+        }
+        Some(var_of(fid, kind))
+    }
+
+    fn library_call(&mut self, cx: &StepCx, kind: RegionCall, inputs: &[Val], ctl: Val) -> Val {
+        let Some(Op::Invoke(_, r)) = self.code.insns.get(cx.at as usize).map(|i| i.op.clone())
+        else {
+            return union(inputs).or(ctl);
+        };
+        let name = &self.class.member(r).name;
+        let access = state_access(name);
+        let var = inputs
+            .first()
+            .and_then(|recv| self.derived_var(recv.field, STATE));
+        let data = union(inputs.get(1..).unwrap_or(&[]));
+        let args = data.or(ctl);
+        let flowing = data.or(self.ctl_flow(ctl));
+        let mut result = args;
+        let outer = Self::own(cx.caller_region);
+        if let Some(var) = var {
+            if cx.record {
+                self.access(cx.at, var, access, Some(cx.at));
+            }
+            if access & WRITE != 0 && cx.record {
+                let dst = GAccess {
+                    var,
+                    node: self.node,
+                    site: cx.at,
+                    loc: self.loc(cx.at),
+                };
+                if kind != RegionCall::Validating {
+                    self.flow(flowing, dst, cx.at, cx.at);
+                }
+                push_capped(&mut self.out.summary.writes, dst);
+                for p in bits(args.src & PARAM_MASK) {
+                    push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                }
+            }
+            // The result of a read-modify-write (`incrementAndGet`, `putIfAbsent`, `poll`) is
+            // the outcome of this thread's own atomic update, not a snapshot of the state.
+            if access == READ && cx.produces {
+                let g = GAccess {
+                    var,
+                    node: self.node,
+                    site: cx.at,
+                    loc: self.loc(cx.at),
+                };
+                let bit = self.source((cx.at, 0), Src::Atomic(g), Some(outer.unwrap_or(cx.at)));
+                result.src |= bit;
+            }
+        }
+        if cx.record {
+            let written = var.filter(|_| access & WRITE != 0);
+            self.define(cx.at, result, written);
+        }
+        result.field = 0;
+        result
+    }
+
+    fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
+        match effect {
+            CallEffect::Acquire(_)
+            | CallEffect::TryAcquire(_)
+            | CallEffect::Release(_)
+            | CallEffect::Wait(_) => return ctl,
+            CallEffect::Region {
+                kind: kind @ (RegionCall::ThreadSafeLibrary | RegionCall::Validating),
+                ..
+            } => return self.library_call(cx, kind, inputs, ctl),
+            _ => {}
+        }
+        // A method of an object this method allocated: a local computation (a `StringBuffer`
+        // being filled); a builder returning itself stays local.
+        let code = self.code;
+        if let (Some(recv), Some(Op::Invoke(kind, r))) = (
+            inputs.first(),
+            code.insns.get(cx.at as usize).map(|i| &i.op),
+        ) {
+            if *kind != crate::bytecode::InvokeKind::Static && recv.local {
+                let m = self.class.member(*r);
+                let mut v = union(inputs).or(ctl);
+                v.local = m.desc.ends_with(&format!(")L{};", m.class));
+                return v;
+            }
+        }
+        let outs = self.outs;
+        let views = self.views;
+        let summaries: Vec<&Summary> = self
+            .calls
+            .get(&cx.at)
+            .map(|&ci| {
+                let c = &views.facts[self.node as usize].calls[ci];
+                c.targets
+                    .iter()
+                    .filter_map(|&t| {
+                        views.node_index(Node {
+                            method: t,
+                            this_held: c.this_held,
+                        })
+                    })
+                    .filter_map(|n| outs[n].as_ref().map(|o| &o.summary))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if summaries.is_empty() {
+            // No code or no summary: the result depends on every argument.
+            let v = union(inputs).or(ctl);
+            if cx.record && cx.produces {
+                self.define(cx.at, v, None);
+            }
+            return v;
+        }
+        let outer = Self::own(cx.caller_region);
+        let mut result = ctl;
+        let mut k = 1u32;
+        for s in &summaries {
+            for slot in bits(s.ret_params) {
+                if let Some(v) = inputs.get(slot) {
+                    result = result.or(*v);
+                }
+            }
+            for g in &s.ret_reads {
+                let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
+                k += 1;
+                result.src |= bit;
+                if outer.is_none() && bit != 0 {
+                    result.left |= bit;
+                    let b = bit.trailing_zeros() as usize;
+                    if self.left_at[b] == NO_LEFT {
+                        self.left_at[b] = cx.at;
+                    }
+                }
+            }
+            for &(var, loc) in &s.ret_plain {
+                let bit = match outer {
+                    Some(site) => {
+                        let g = GAccess {
+                            var,
+                            node: self.node,
+                            site,
+                            loc,
+                        };
+                        self.source((cx.at, k), Src::Atomic(g), Some(site))
+                    }
+                    None => self.source((cx.at, k), Src::Plain(var, loc), None),
+                };
+                k += 1;
+                result.src |= bit;
+            }
+        }
+        if cx.record {
+            let arg = |k: u8| inputs.get(k as usize).copied().unwrap_or_default();
+            let fctl = self.ctl_flow(ctl);
+            for s in &summaries {
+                for &(slot, w) in &s.param_writes {
+                    let v = arg(slot).or(ctl);
+                    self.flow(arg(slot).or(fctl), w, cx.at, cx.at);
+                    push_capped(&mut self.out.summary.writes, w);
+                    for p in bits(v.src & PARAM_MASK) {
+                        push_capped(&mut self.out.summary.param_writes, (p as u8, w));
+                    }
+                }
+                for &w in &s.writes {
+                    self.flow(fctl, w, cx.at, cx.at);
+                    push_capped(&mut self.out.summary.writes, w);
+                    for p in bits(ctl.src & PARAM_MASK) {
+                        push_capped(&mut self.out.summary.param_writes, (p as u8, w));
+                    }
+                }
+                for &(slot, var, loc) in &s.param_plain_writes {
+                    let v = arg(slot).or(fctl);
+                    self.write(cx.at, var, v, outer, loc);
+                }
+                for &(var, loc) in &s.plain_writes {
+                    self.write(cx.at, var, fctl, outer, loc);
+                }
+                for &(i, j) in &s.param_pairs {
+                    let v = arg(i).or(arg(j));
+                    self.define(cx.at, v, None);
+                }
+            }
+            if cx.produces {
+                self.define(cx.at, result, None);
+            }
+        }
+        result
+    }
+}
+
+impl Analysis for Run<'_> {
+    type V = Val;
+
+    fn join(&self, a: &Val, b: &Val, _region: Option<u32>) -> Val {
+        Val {
+            src: a.src | b.src,
+            left: a.left | b.left,
+            field: if a.field == b.field { a.field } else { 0 },
+            local: a.local && b.local,
+        }
+    }
+
+    fn entry_local(&mut self, slot: usize) -> Val {
+        Val {
+            src: if slot < self.nparams { 1 << slot } else { 0 },
+            left: 0,
+            field: 0,
+            local: false,
+        }
+    }
+
+    fn observe(&mut self, _at: u32, frame: &Frame<Val>) {
+        self.held.clear();
+        self.held.extend(
+            frame
+                .locks
+                .held
+                .iter()
+                .map(|h| h.site)
+                .filter(|&s| s != CALLER_SITE),
+        );
+    }
+
+    fn region(&mut self, ev: RegionEvent, v: &mut Val) {
+        if let RegionEvent::Exit { site, at, .. } = ev {
+            if let Some(&m) = self.exit_mask.get(&site) {
+                let newly = v.src & m & !v.left;
+                if newly != 0 {
+                    v.left |= newly;
+                    for b in bits(newly) {
+                        if self.left_at[b] == NO_LEFT {
+                            self.left_at[b] = at;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [Val]) -> Val {
+        let at = cx.at;
+        let op = self.code.insns[at as usize].op.clone();
+        let ctl = self.control(at);
+        match cx.kind {
+            StepKind::Fresh => Val {
+                local: matches!(op, Op::New(_)),
+                ..ctl
+            },
+            StepKind::Iinc | StepKind::Compute => {
+                let v = union(inputs).or(ctl);
+                if cx.record {
+                    self.define(at, v, None);
+                }
+                v
+            }
+            StepKind::HeapRead => match op {
+                Op::GetField(r) | Op::GetStatic(r) => {
+                    let on_local =
+                        matches!(op, Op::GetField(_)) && inputs.first().is_some_and(|o| o.local);
+                    let (var, field) = self.field_var(r);
+                    let var = var.filter(|_| !on_local);
+                    let mut v = ctl;
+                    if let Some(var) = var {
+                        if cx.record {
+                            self.access(at, var, READ, None);
+                        }
+                        v = v.or(self.read(at, var, cx.region, None));
+                    }
+                    v.field = field;
+                    v
+                }
+                Op::ArrayLoad(_) => {
+                    let arr = inputs.first().map_or(0, |a| a.field);
+                    let mut v = union(inputs).or(ctl);
+                    if let Some(var) = self.derived_var(arr, ELEMENTS) {
+                        if cx.record {
+                            self.access(at, var, READ, None);
+                        }
+                        v = v.or(self.read(at, var, cx.region, None));
+                    }
+                    v.field = arr;
+                    v
+                }
+                _ => union(inputs).or(ctl),
+            },
+            StepKind::Sink => {
+                match op {
+                    Op::PutField(_) if inputs.first().is_some_and(|o| o.local) => {}
+                    Op::PutField(r) | Op::PutStatic(r) => {
+                        let value = match op {
+                            Op::PutField(_) => union(inputs.get(1..).unwrap_or(&[])),
+                            _ => union(inputs),
+                        };
+                        if let (Some(var), true) = (self.field_var(r).0, cx.record) {
+                            self.access(at, var, WRITE, None);
+                            let w = value.or(self.ctl_flow(ctl));
+                            self.write(at, var, w, cx.region, self.loc(at));
+                            self.define(at, value.or(ctl), Some(var));
+                        }
+                    }
+                    Op::ArrayStore(_) => {
+                        let arr = inputs.first().map_or(0, |a| a.field);
+                        let value = union(inputs.get(1..).unwrap_or(&[]));
+                        if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
+                            self.access(at, var, WRITE, None);
+                            let w = value.or(self.ctl_flow(ctl));
+                            self.write(at, var, w, cx.region, self.loc(at));
+                            self.define(at, value.or(ctl), Some(var));
+                        }
+                    }
+                    Op::If { .. } | Op::Switch(_) => {
+                        let u = union(inputs);
+                        let e = self.branch.entry(at).or_default();
+                        *e = e.or(u);
+                        if cx.record {
+                            self.define(at, u, None);
+                        }
+                    }
+                    _ => {}
+                }
+                Val::default()
+            }
+            StepKind::Return => {
+                if cx.record {
+                    let v = union(inputs).or(ctl);
+                    self.out.summary.ret_params |= v.src & PARAM_MASK;
+                    for b in bits(v.src & !PARAM_MASK) {
+                        match self.srcs[b] {
+                            Src::Atomic(g) => push_capped(&mut self.out.summary.ret_reads, g),
+                            Src::Plain(var, loc) => {
+                                push_capped(&mut self.out.summary.ret_plain, (var, loc))
+                            }
+                            Src::Param => {}
+                        }
+                    }
+                }
+                Val::default()
+            }
+            StepKind::Lock => Val::default(),
+            StepKind::Call(effect) => self.call(cx, effect, inputs, ctl),
+        }
+    }
+}
+
+/// Control dependence per block (Ferrante, Ottenstein and Warren over the post-dominator tree,
+/// normal edges only): the branch instructions each block depends on, nested ones included
+/// (the paper's `IS`), at most 16.
+fn control_dependence(cfg: &Cfg) -> Vec<Vec<u32>> {
+    let n = cfg.blocks.len();
+    let exit = n;
+    // Post-order of the reverse graph from the virtual exit.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        if blk.succs.is_empty() {
+            preds[exit].push(b);
+        }
+        for &s in &blk.succs {
+            preds[s as usize].push(b);
+        }
+    }
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    seen[exit] = true;
+    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+        if *k < preds[v].len() {
+            let w = preds[v][*k];
+            *k += 1;
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            order.push(v);
+            stack.pop();
+        }
+    }
+    const UNDEF: usize = usize::MAX;
+    let mut po = vec![UNDEF; n + 1];
+    for (i, &v) in order.iter().enumerate() {
+        po[v] = i;
+    }
+    let mut ipdom = vec![UNDEF; n + 1];
+    ipdom[exit] = exit;
+    let succs_of = |b: usize| -> Vec<usize> {
+        if cfg.blocks[b].succs.is_empty() {
+            vec![exit]
+        } else {
+            cfg.blocks[b].succs.iter().map(|&s| s as usize).collect()
+        }
+    };
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 64 {
+        changed = false;
+        rounds += 1;
+        for &b in order.iter().rev() {
+            if b == exit {
+                continue;
+            }
+            let mut new = UNDEF;
+            for s in succs_of(b) {
+                if ipdom[s] == UNDEF {
+                    continue;
+                }
+                new = if new == UNDEF {
+                    s
+                } else {
+                    let (mut x, mut y) = (new, s);
+                    let mut guard = 0;
+                    while x != y && guard < 4 * (n + 1) {
+                        guard += 1;
+                        while po[x] < po[y] {
+                            x = ipdom[x];
+                        }
+                        while po[y] < po[x] {
+                            y = ipdom[y];
+                        }
+                    }
+                    x
+                };
+            }
+            if new != UNDEF && ipdom[b] != new {
+                ipdom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    // Direct dependences: for an edge a → s, the blocks from s up the post-dominator tree to
+    // ipdom(a) (exclusive) depend on a's branch.
+    let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, blk) in cfg.blocks.iter().enumerate() {
+        if blk.succs.len() < 2 {
+            continue;
+        }
+        let stop = if ipdom[a] == UNDEF { exit } else { ipdom[a] };
+        for &s in &blk.succs {
+            let mut x = s as usize;
+            let mut guard = 0;
+            while x != stop && x != exit && x != UNDEF && guard <= n {
+                guard += 1;
+                if !direct[x].contains(&a) {
+                    direct[x].push(a);
+                }
+                x = ipdom[x];
+            }
+        }
+    }
+    // Nested conditions: the transitive closure, as branch instructions.
+    (0..n)
+        .map(|b| {
+            let mut out: Vec<usize> = Vec::new();
+            let mut stack: Vec<usize> = direct[b].clone();
+            while let Some(a) = stack.pop() {
+                if out.contains(&a) || out.len() >= 16 {
+                    continue;
+                }
+                out.push(a);
+                stack.extend(direct[a].iter().copied());
+            }
+            out.iter().map(|&a| cfg.blocks[a].end - 1).collect()
+        })
+        .collect()
+}
+
+/// Analyse one node with the callee summaries computed so far.
+fn analyse(
+    p: &Program,
+    fields: &FieldTable,
+    views: &Views,
+    outs: &[Option<NodeOut>],
+    node: usize,
+) -> Option<NodeOut> {
+    let Node { method, this_held } = views.nodes[node];
+    let class = p.class(method.class);
+    let m = p.method(method);
+    let code = m.code.as_ref()?;
+    let cfg = Cfg::build(code);
+    let cx = MethodCx {
+        program: p,
+        this_held,
+        class_id: method.class,
+        class,
+        method: m,
+        code,
+        cfg: &cfg,
+    };
+    let calls = views.facts[node]
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.at, i))
+        .collect();
+    let nparams = (m.param_slots() as usize).min(PARAMS);
+    let mut run = Run {
+        p,
+        fields,
+        views,
+        outs,
+        node: node as u32,
+        id: method,
+        class,
+        code,
+        block_of: &cfg.block_of,
+        ctrl: control_dependence(&cfg),
+        calls,
+        nparams,
+        branch: FxHashMap::default(),
+        srcs: vec![Src::Param; PARAMS],
+        keys: FxHashMap::default(),
+        exit_mask: FxHashMap::default(),
+        left_at: [NO_LEFT; 64],
+        atomic: 0,
+        plain: 0,
+        imported: 0,
+        via: [NO_LEFT; 64],
+        held: Vec::new(),
+        combined: FxHashSet::default(),
+        flowed: 0,
+        out: NodeOut::default(),
+    };
+    engine::run(&cx, &mut run).ok()?;
+    Some(run.out)
+}
+
+/// Whether a method may enter a region itself: a lock of its own, or a call on a thread-safe
+/// library object.
+fn opens_region(p: &Program, views: &Views, node: usize) -> bool {
+    if !views.facts[node].regions.is_empty() {
+        return true;
+    }
+    let id = views.nodes[node].method;
+    let class = p.class(id.class);
+    let Some(code) = &p.method(id).code else {
+        return false;
+    };
+    code.insns.iter().any(|i| match i.op {
+        Op::Invoke(_, r) => {
+            let m = class.member(r);
+            p.thread_safe.is_class(&m.class)
+                || locks::call_locks_directly(p, m, crate::bytecode::InvokeKind::Virtual)
+        }
+        Op::GetField(r) | Op::GetStatic(r) => {
+            let m = class.member(r);
+            p.is_thread_safe_field(&m.class, &m.name)
+        }
+        _ => false,
+    })
+}
+
+/// Build the causal graph over the explored program of `views`.
+pub fn build(p: &Program, views: &Views) -> CausalGraph {
+    let t0 = std::time::Instant::now();
+    let n = views.nodes.len();
+    let fields = &views.fields;
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, es) in views.edges.iter().enumerate() {
+        for &b in es {
+            preds[b].push(a);
+        }
+    }
+    // Nodes that matter: those whose dynamic scope enters a region (values can leave and enter
+    // regions there), and those called inside a region (their reads and writes are the
+    // caller's region's).
+    let opens: Vec<bool> = (0..n)
+        .into_par_iter()
+        .map(|v| opens_region(p, views, v))
+        .collect();
+    let mut relevant = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&v| opens[v]).collect();
+    while let Some(v) = stack.pop() {
+        if !std::mem::replace(&mut relevant[v], true) {
+            stack.extend(preds[v].iter().copied());
+        }
+    }
+    let mut under = vec![false; n];
+    for f in &views.facts {
+        for c in f.calls.iter().filter(|c| !c.held.is_empty()) {
+            for &t in &c.targets {
+                if let Some(w) = views.node_index(Node {
+                    method: t,
+                    this_held: c.this_held,
+                }) {
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    while let Some(v) = stack.pop() {
+        if !std::mem::replace(&mut under[v], true) {
+            stack.extend(views.edges[v].iter().copied());
+        }
+    }
+    for (r, u) in relevant.iter_mut().zip(&under) {
+        *r |= *u;
+    }
+    let count = relevant.iter().filter(|&&r| r).count();
+    // Callees first: components in reverse topological order, level by level in parallel.
+    let comp = tarjan(&views.edges);
+    let ncomp = comp.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (v, &c) in comp.iter().enumerate() {
+        members[c].push(v);
+    }
+    let mut level = vec![0u32; ncomp];
+    for c in 0..ncomp {
+        level[c] = members[c]
+            .iter()
+            .flat_map(|&v| views.edges[v].iter().map(|&w| comp[w]))
+            .filter(|&w| w != c)
+            .map(|w| level[w] + 1)
+            .max()
+            .unwrap_or(0);
+    }
+    let depth = level.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for v in 0..n {
+        if relevant[v] {
+            by_level[level[comp[v]] as usize].push(v);
+        }
+    }
+    let mut outs: Vec<Option<NodeOut>> = (0..n).map(|_| None).collect();
+    for nodes in &by_level {
+        let done = &outs;
+        let computed: Vec<(usize, Option<NodeOut>)> = nodes
+            .par_iter()
+            .map(|&v| (v, analyse(p, fields, views, done, v)))
+            .collect();
+        for (v, o) in computed {
+            outs[v] = o;
+        }
+    }
+    let mut profile = vec![format!(
+        "causal: {count} of {n} nodes analysed, at {:?}",
+        t0.elapsed()
+    )];
+    let region_views = region_views(views, &outs);
+    let mut correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>> = FxHashMap::default();
+    for (v, o) in outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        for c in &o.combines {
+            let w = correlated.entry((c.a.var, c.b.var)).or_default();
+            if w.len() < 4 {
+                w.push((v, *c));
+            }
+        }
+    }
+    profile.push(format!(
+        "causal: {} region views, {} correlated pairs, at {:?}",
+        region_views.len(),
+        correlated.len(),
+        t0.elapsed()
+    ));
+    CausalGraph {
+        outs,
+        views: region_views,
+        correlated,
+        preds,
+        profile,
+    }
+}
+
+/// The region views: each lock view of [`Views`] (its dynamic scope) with reads and writes told
+/// apart where this analysis saw the access itself (a field written in a callee counts as read
+/// and written), plus array elements and thread-safe object states accessed in the region, plus
+/// one view per one-call region on a thread-safe object.
+fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
+    let mut out: Vec<RegionView> = views
+        .lock_views
+        .par_iter()
+        .map(|lv| {
+            let own: Vec<&Acc> = outs[lv.node]
+                .as_ref()
+                .map(|o| {
+                    o.accesses
+                        .iter()
+                        .filter(|a| a.held.contains(&lv.site))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut reads = Vec::new();
+            let mut writes = Vec::new();
+            for &(f, k) in &lv.fields {
+                let var = var_of(f, FIELD);
+                if k & WRITE != 0 {
+                    writes.push(var);
+                    let own_read = own.iter().any(|a| a.var == var && a.kind & READ != 0);
+                    let own_write = own.iter().any(|a| a.var == var && a.kind & WRITE != 0);
+                    if own_read || !own_write {
+                        reads.push(var);
+                    }
+                } else {
+                    reads.push(var);
+                }
+            }
+            for a in own.iter().filter(|a| var_kind(a.var) != FIELD) {
+                if a.kind & READ != 0 {
+                    reads.push(a.var);
+                }
+                if a.kind & WRITE != 0 {
+                    writes.push(a.var);
+                }
+            }
+            reads.sort_unstable();
+            reads.dedup();
+            writes.sort_unstable();
+            writes.dedup();
+            RegionView {
+                node: lv.node,
+                site: lv.site,
+                reads,
+                writes,
+            }
+        })
+        .collect();
+    for (v, o) in outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        for a in o.accesses.iter().filter(|a| var_kind(a.var) == STATE) {
+            if a.held.last() != Some(&a.at) {
+                continue;
+            }
+            out.push(RegionView {
+                node: v,
+                site: a.at,
+                reads: if a.kind & READ != 0 {
+                    vec![a.var]
+                } else {
+                    Vec::new()
+                },
+                writes: if a.kind & WRITE != 0 {
+                    vec![a.var]
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vars_round_trip() {
+        let v = var_of(12345, STATE);
+        assert_eq!(var_field(v), 12345);
+        assert_eq!(var_kind(v), STATE);
+    }
+
+    #[test]
+    fn state_access_classifies_library_methods() {
+        assert_eq!(state_access("get"), READ);
+        assert_eq!(state_access("containsKey"), READ);
+        assert_eq!(state_access("put"), WRITE);
+        assert_eq!(state_access("putIfAbsent"), READ | WRITE);
+        assert_eq!(state_access("incrementAndGet"), READ | WRITE);
+        assert_eq!(state_access("somethingUnlisted"), READ | WRITE);
+    }
+
+    #[test]
+    fn bits_iterates_set_bits() {
+        assert_eq!(bits(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+    }
+}
