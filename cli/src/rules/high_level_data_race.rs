@@ -145,17 +145,28 @@ fn check_class(
     corr: &[(Var, Var)],
     out: &mut Vec<Violation>,
 ) {
-    let mut threads: Vec<u32> = cviews
-        .iter()
-        .flat_map(|cv| v.reached_by[g.views[cv.view].node].iter().copied())
+    // Threads that run the same views of this class behave alike here: each such group is
+    // checked once, through representatives (a program with many entry points, e.g. every
+    // `main` of a classpath, has thousands of threads but few distinct groups per class).
+    let mut sig_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    for (i, cv) in cviews.iter().enumerate() {
+        for &t in &v.reached_by[g.views[cv.view].node] {
+            sig_of.entry(t).or_default().push(i);
+        }
+    }
+    let mut by_sig: FxHashMap<Vec<usize>, Vec<u32>> = FxHashMap::default();
+    for (t, sig) in sig_of {
+        by_sig.entry(sig).or_default().push(t);
+    }
+    let mut groups: Vec<(Vec<usize>, Vec<u32>)> = by_sig
+        .into_iter()
+        .map(|(sig, mut members)| {
+            members.sort_unstable();
+            (sig, members)
+        })
         .collect();
-    threads.sort_unstable();
-    threads.dedup();
-    let of = |t: u32| {
-        cviews
-            .iter()
-            .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
-    };
+    groups.sort_unstable_by_key(|(_, members)| members[0]);
+    let of = |sig: &[usize]| sig.iter().map(|&i| &cviews[i]).collect::<Vec<_>>();
     // Views of a thread reading (writing) some variable of `m`, each once.
     let mut readers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
     let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
@@ -167,26 +178,44 @@ fn check_class(
             writers.entry(x).or_default().push(i);
         }
     }
-    let touching = |t: u32, m: &[Var], write: bool| {
+    let touching = |sig: &[usize], m: &[Var], write: bool| {
         let index = if write { &writers } else { &readers };
         let mut ids: Vec<usize> = m
             .iter()
             .filter_map(|x| index.get(x))
             .flatten()
             .copied()
+            .filter(|i| sig.binary_search(i).is_ok())
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        ids.into_iter()
-            .map(|i| &cviews[i])
-            .filter(move |cv| v.reached_by[g.views[cv.view].node].contains(&t))
+        ids.into_iter().map(|i| &cviews[i])
     };
-    for &p1 in &threads {
-        let wsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.writes.clone(), cv.view)).collect();
-        let rsets: Vec<(Vec<Var>, usize)> = of(p1).map(|cv| (cv.reads.clone(), cv.view)).collect();
+    for (gi, (sig1, members1)) in groups.iter().enumerate() {
+        let p1 = members1[0];
+        let views1 = of(sig1);
+        let wsets: Vec<(Vec<Var>, usize)> = views1
+            .iter()
+            .map(|cv| (cv.writes.clone(), cv.view))
+            .collect();
+        let rsets: Vec<(Vec<Var>, usize)> = views1
+            .iter()
+            .map(|cv| (cv.reads.clone(), cv.view))
+            .collect();
         let mw = maximal(&wsets);
         let mr = maximal(&rsets);
-        for &p2 in threads.iter().filter(|&&p2| concurrent(v, p1, p2)) {
+        for (gj, (sig2, members2)) in groups.iter().enumerate() {
+            // A concurrent pair of representatives: two threads of the groups, or one thread
+            // with many instances.
+            let p2 = if gi != gj {
+                members2[0]
+            } else if let Some(&other) = members1.get(1) {
+                other
+            } else if concurrent(v, p1, p1) {
+                p1
+            } else {
+                continue;
+            };
             for (m, mview) in &mw {
                 if m.len() < 2 {
                     continue;
@@ -200,7 +229,7 @@ fn check_class(
                 if pairs.is_empty() {
                     continue;
                 }
-                let ov = overlaps(touching(p2, m, false), m, |cv| &cv.reads);
+                let ov = overlaps(touching(sig2, m, false), m, |cv| &cv.reads);
                 if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
                     out.push(Violation {
                         class,
@@ -221,7 +250,7 @@ fn check_class(
                 if m.len() < 2 {
                     continue;
                 }
-                let ov = overlaps(touching(p2, m, true), m, |cv| &cv.writes);
+                let ov = overlaps(touching(sig2, m, true), m, |cv| &cv.writes);
                 if let Some((i, j)) = chain_break(&ov) {
                     out.push(Violation {
                         class,
