@@ -248,3 +248,35 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         threads: Vec::new(),
     }
 }
+
+/// How a region reads in a message: "synchronized method `Counter.addAndGet()`", "the call to
+/// `get()` in `Cache.lookup()`", "the critical section at line 12 of `Inc.inc()`". `site` is the
+/// acquisition site in `method` (`METHOD_SITE` for a method-level region).
+pub fn region_words(class: &Class, method: &Method, site: u32) -> String {
+    let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
+    if site == crate::analysis::locks::METHOD_SITE {
+        let what = if method.is_synchronized() {
+            "synchronized method"
+        } else {
+            "atomic method"
+        };
+        return format!("{what} `{simple}.{}()`", method.name);
+    }
+    let code = method.code.as_ref();
+    let callee = code.and_then(|c| match &c.insns.get(site as usize)?.op {
+        crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
+        _ => None,
+    });
+    match callee {
+        Some(name) if name != "lock" && name != "lockInterruptibly" => {
+            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
+        }
+        _ => {
+            let line = code
+                .and_then(|c| c.line_of(site))
+                .map(|l| format!(" at line {l}"))
+                .unwrap_or_default();
+            format!("the critical section{line} of `{simple}.{}()`", method.name)
+        }
+    }
+}

@@ -410,6 +410,15 @@ fn insn_len(code: &[u8], pc: usize) -> Result<usize, String> {
     Ok(len)
 }
 
+/// Slots of the n-th JVM value type in opcode order (int, long, float, double, reference).
+fn typed_slots(n: u8) -> u8 {
+    if n == 1 || n == 3 {
+        2
+    } else {
+        1
+    }
+}
+
 /// Decode a method body into our model.
 pub fn decode_code<'a>(
     raw: &RawCode<'_>,
@@ -476,22 +485,14 @@ pub fn decode_code<'a>(
             0x09 | 0x0a | 0x0e | 0x0f => Op::Const(2),
             0x12 => ldc(b1() as u16, &mut class_literals)?,
             0x13 | 0x14 => ldc(idx2(), &mut class_literals)?,
-            0x15 | 0x17 | 0x19 => Op::Load(b1() as u16, 1),
-            0x16 | 0x18 => Op::Load(b1() as u16, 2),
-            0x1a..=0x1d => Op::Load((op - 0x1a) as u16, 1),
-            0x1e..=0x21 => Op::Load((op - 0x1e) as u16, 2),
-            0x22..=0x25 => Op::Load((op - 0x22) as u16, 1),
-            0x26..=0x29 => Op::Load((op - 0x26) as u16, 2),
-            0x2a..=0x2d => Op::Load((op - 0x2a) as u16, 1),
+            // iload..aload (int, long, float, double, reference), then their `_0`..`_3` forms.
+            0x15..=0x19 => Op::Load(b1() as u16, typed_slots(op - 0x15)),
+            0x1a..=0x2d => Op::Load(((op - 0x1a) % 4) as u16, typed_slots((op - 0x1a) / 4)),
             0x2e | 0x30 | 0x32..=0x35 => Op::ArrayLoad(1),
             0x2f | 0x31 => Op::ArrayLoad(2),
-            0x36 | 0x38 | 0x3a => Op::Store(b1() as u16, 1),
-            0x37 | 0x39 => Op::Store(b1() as u16, 2),
-            0x3b..=0x3e => Op::Store((op - 0x3b) as u16, 1),
-            0x3f..=0x42 => Op::Store((op - 0x3f) as u16, 2),
-            0x43..=0x46 => Op::Store((op - 0x43) as u16, 1),
-            0x47..=0x4a => Op::Store((op - 0x47) as u16, 2),
-            0x4b..=0x4e => Op::Store((op - 0x4b) as u16, 1),
+            // istore..astore, then their `_0`..`_3` forms.
+            0x36..=0x3a => Op::Store(b1() as u16, typed_slots(op - 0x36)),
+            0x3b..=0x4e => Op::Store(((op - 0x3b) % 4) as u16, typed_slots((op - 0x3b) / 4)),
             0x4f | 0x51 | 0x53..=0x56 => Op::ArrayStore(1),
             0x50 | 0x52 => Op::ArrayStore(2),
             0x57 => Op::Pop,
@@ -600,10 +601,8 @@ pub fn decode_code<'a>(
                 let sub = code[pc + 1];
                 let local = u16::from_be_bytes([code[pc + 2], code[pc + 3]]);
                 match sub {
-                    0x15 | 0x17 | 0x19 => Op::Load(local, 1),
-                    0x16 | 0x18 => Op::Load(local, 2),
-                    0x36 | 0x38 | 0x3a => Op::Store(local, 1),
-                    0x37 | 0x39 => Op::Store(local, 2),
+                    0x15..=0x19 => Op::Load(local, typed_slots(sub - 0x15)),
+                    0x36..=0x3a => Op::Store(local, typed_slots(sub - 0x36)),
                     0x84 => Op::Iinc(local),
                     _ => Op::Ret(local),
                 }

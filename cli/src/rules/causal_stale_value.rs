@@ -87,38 +87,10 @@ fn line_in(p: &Program, m: MethodId, at: u32) -> Option<u32> {
     code.line_of(at)
 }
 
-/// "synchronized method `Counter.addAndGet()`", "the call to `get()` in `Cache.lookup()`",
-/// "the critical section at line 12 of `Inc.inc()`".
+/// The words for region `site` of explored node `node`.
 fn region_words(p: &Program, v: &Views, node: u32, site: u32) -> String {
     let m = v.nodes[node as usize].method;
-    let class = p.class(m.class);
-    let method = p.method(m);
-    let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
-    if site == crate::analysis::locks::METHOD_SITE {
-        let what = if method.is_synchronized() {
-            "synchronized method"
-        } else {
-            "atomic method"
-        };
-        return format!("{what} `{simple}.{}()`", method.name);
-    }
-    let code = method.code.as_ref();
-    let callee = code.and_then(|c| match &c.insns.get(site as usize)?.op {
-        crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
-        _ => None,
-    });
-    match callee {
-        Some(name) if name != "lock" && name != "lockInterruptibly" => {
-            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
-        }
-        _ => {
-            let line = code
-                .and_then(|c| c.line_of(site))
-                .map(|l| format!(" at line {l}"))
-                .unwrap_or_default();
-            format!("the critical section{line} of `{simple}.{}()`", method.name)
-        }
-    }
+    crate::explain::region_words(p.class(m.class), p.method(m), site)
 }
 
 fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagnostic {

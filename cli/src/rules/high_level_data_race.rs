@@ -687,28 +687,5 @@ fn explain(
 
 fn region_words_at(p: &Program, v: &Views, node: usize, site: u32) -> String {
     let m = v.nodes[node].method;
-    let class = p.class(m.class);
-    let method = p.method(m);
-    let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
-    if site == crate::analysis::locks::METHOD_SITE {
-        let what = if method.is_synchronized() {
-            "synchronized method"
-        } else {
-            "atomic method"
-        };
-        return format!("{what} `{simple}.{}()`", method.name);
-    }
-    let callee = method
-        .code
-        .as_ref()
-        .and_then(|c| match &c.insns.get(site as usize)?.op {
-            crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
-            _ => None,
-        });
-    match callee {
-        Some(name) if name != "lock" && name != "lockInterruptibly" => {
-            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
-        }
-        _ => format!("a critical section of `{simple}.{}()`", method.name),
-    }
+    crate::explain::region_words(p.class(m.class), p.method(m), site)
 }
