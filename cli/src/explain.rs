@@ -223,6 +223,42 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
             file: None,
         });
     }
+    // Values of the same cause (same statement, same snapshot): their reads join the first
+    // read, their uses come before the primary use. The message counts them without naming
+    // them, so that the finding's fingerprint stays that of its first value.
+    let mut message = message;
+    if !f.also.is_empty() {
+        let n = f.also.len();
+        message.push_str(&format!(
+            "; {n} more value{} of the same critical section {} stale the same way",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "goes" } else { "go" }
+        ));
+        let reads = f.also.iter().map(|&(read_at, _)| Step {
+            kind: StepKind::Read,
+            line: code.line_of(read_at),
+            message: format!(
+                "{} is read here too, inside {region}",
+                describe_read(class, code, read_at)
+            ),
+            file: None,
+        });
+        let first_stale = steps.iter().position(|s| s.kind != StepKind::Read);
+        let at = first_stale.unwrap_or(steps.len());
+        let reads: Vec<Step> = reads.collect();
+        steps.splice(at..at, reads);
+        for &(_, use_at) in f.also.iter().filter(|&&(_, u)| u != f.use_at) {
+            steps.push(Step {
+                kind: StepKind::Use,
+                line: code.line_of(use_at),
+                message: format!(
+                    "a value read with it is {} here",
+                    describe_use(class, code, use_at)
+                ),
+                file: None,
+            });
+        }
+    }
     steps.push(Step {
         kind: StepKind::Use,
         line: use_line,

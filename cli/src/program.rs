@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use crate::fxhash::FxHashMap;
 
 use crate::analysis::locks::ThreadSafeList;
+use crate::analysis::sharing::{self, FieldFacts};
 use crate::analysis::summary::{self, Summary};
 use crate::bytecode::{Class, Method};
 use crate::config::AnalysisConfig;
@@ -32,6 +33,14 @@ pub struct Program {
     summaries: Vec<Vec<Summary>>,
     /// Each class's method references resolved once: `resolved[class][ref]`.
     resolved: Vec<Vec<Option<MethodId>>>,
+    /// Program-wide field ids and which fields may change after construction.
+    pub fields: FieldFacts,
+    /// Each class's field references that read a stable field (see [`sharing`]):
+    /// `stable[class][ref]`.
+    stable: Vec<Vec<bool>>,
+    /// Each class's fields that hold a part of a read-write lock held in another of its fields
+    /// (see [`crate::analysis::locks::rw_lock_parts`]).
+    rw_parts: Vec<crate::fxhash::FxHashMap<u32, (u32, bool)>>,
     /// Figures about building the program (elapsed times), for `STALECHECK_TIMINGS`.
     pub profile: Vec<String>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
@@ -57,6 +66,16 @@ impl Program {
         for c in &config.thread_safe_classes {
             thread_safe.extend_from(&format!("class {c}"));
         }
+        thread_safe.inherit(classes.iter().map(|c| &*c.name), |n| {
+            by_name.get(n).map_or_else(Vec::new, |&i| {
+                let c = &classes[i as usize];
+                c.super_name
+                    .iter()
+                    .chain(&c.interfaces)
+                    .map(|s| &**s)
+                    .collect()
+            })
+        });
         let mut p = Program {
             classes,
             by_name,
@@ -66,6 +85,9 @@ impl Program {
             thread_safe_fields: FxHashMap::default(),
             summaries: Vec::new(),
             resolved: Vec::new(),
+            fields: FieldFacts::default(),
+            stable: Vec::new(),
+            rw_parts: Vec::new(),
             overriders: Default::default(),
             profile: Vec::new(),
         };
@@ -86,6 +108,35 @@ impl Program {
                     .collect()
             })
             .collect();
+        p.fields = FieldFacts::compute(&p.classes, &|c, n| p.field_owner(c, n));
+        p.stable = p
+            .classes
+            .par_iter()
+            .map(|c| {
+                let mut statics = vec![false; c.refs.len()];
+                for m in &c.methods {
+                    for insn in m.code.iter().flat_map(|code| &code.insns) {
+                        if let crate::bytecode::Op::GetStatic(r)
+                        | crate::bytecode::Op::PutStatic(r) = insn.op
+                        {
+                            if let Some(s) = statics.get_mut(r as usize) {
+                                *s = true;
+                            }
+                        }
+                    }
+                }
+                c.refs
+                    .iter()
+                    .zip(statics)
+                    .map(|(r, st)| !r.is_method && p.stable_field_named(&r.class, &r.name, st))
+                    .collect()
+            })
+            .collect();
+        p.rw_parts = p
+            .classes
+            .par_iter()
+            .map(crate::analysis::locks::rw_lock_parts)
+            .collect();
         for (owner, name) in summary::thread_safe_fields(&p) {
             p.thread_safe_fields.entry(owner).or_default().push(name);
         }
@@ -95,6 +146,7 @@ impl Program {
         p.summaries = summaries;
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
+        summary::compute_fresh(&mut p);
         p.profile.push(format!(
             "summaries: resolve+thread-safe fields {t_index:?}, direct+propagate {t1:?}, returns {:?}",
             t.elapsed() - t1
@@ -109,6 +161,33 @@ impl Program {
             .and_then(|c| c.get(r as usize))
             .copied()
             .flatten()
+    }
+
+    /// Whether field reference `r` of class `class` reads a stable field: fixed once its
+    /// object or class is constructed (see [`sharing`]).
+    pub fn is_stable_field(&self, class: u32, r: crate::bytecode::RefId) -> bool {
+        self.stable
+            .get(class as usize)
+            .and_then(|c| c.get(r as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// A field reference read by `getstatic` when `is_static`.
+    fn stable_field_named(&self, class: &str, name: &str, is_static: bool) -> bool {
+        match self.field_owner(class, name) {
+            Some((ci, fi)) => !self.fields.mutable[self.fields.id(ci, fi) as usize],
+            // Not in the program: a static of the platform is one of its constants
+            // (`Boolean.FALSE`, `System.out`); anything else may change.
+            None => is_static && sharing::is_platform(class),
+        }
+    }
+
+    /// When field reference `r` of class `class` holds a part of a read-write lock held in
+    /// another field of the same object: that field's reference, and whether it is the write
+    /// part.
+    pub fn rw_lock_part(&self, class: u32, r: crate::bytecode::RefId) -> Option<(u32, bool)> {
+        self.rw_parts.get(class as usize)?.get(&r).copied()
     }
 
     pub fn has_thread_safe_fields(&self) -> bool {

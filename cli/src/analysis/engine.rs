@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use crate::fxhash::FxHashMap;
 
 use super::locks::{
-    self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Sym, CALLER_SITE,
+    self, CallEffect, CallTarget, Caller, LockId, LockState, RegionCall, Returns, Sym, CALLER_SITE,
     METHOD_SITE,
 };
 use crate::bytecode::cfg::Cfg;
@@ -48,6 +48,10 @@ pub enum StepKind {
     Fresh,
     /// A field, static, array element or array length read: the result comes from the heap.
     HeapRead,
+    /// A read of a stable field (fixed once its object or class is constructed, see
+    /// [`super::sharing`]): not shared mutable state; the value is as old as the object it is
+    /// read from (the input, for an instance field).
+    StableRead,
     /// Consumes its inputs and produces nothing the analyses track: field and array stores,
     /// branches, switches, `athrow`, monitor operations.
     Sink,
@@ -59,6 +63,10 @@ pub enum StepKind {
     Call(CallEffect),
     /// `iinc`: reads and writes one local.
     Iinc,
+    /// The inputs become text (string concatenation, a `StringBuilder`, a formatting or logging
+    /// call: see `CallEffect::Format`): formatted into a message, not used as data. The result
+    /// is text.
+    Format,
 }
 
 impl StepKind {
@@ -90,16 +98,35 @@ pub struct StepCx {
     pub record: bool,
     /// Whether the instruction pushes a result.
     pub produces: bool,
+    /// The shared location the instruction reads or writes, as far as the frame names it: a
+    /// field through a nameable base (`this.f`, `p.f`, a static), or the object a call is made
+    /// on (its receiver's symbol); `Sym::Unknown` when none.
+    pub place: Sym,
+    /// The instruction overwrites `place` without reading it: a field store, or a call that
+    /// replaces the whole value of a thread-safe object (`set`, `lazySet`; not a
+    /// read-modify-write such as `addAndGet`, not adding to a collection).
+    pub stores: bool,
+    /// The first input is an object whose own lock protects this access: a region call whose
+    /// lock is its receiver (a thread-safe object's method, a `synchronized` method of the
+    /// object), or a field or array access while the frame holds the object's monitor. That
+    /// input identifies the lock; it is not data the instruction uses stale.
+    pub receiver_locked: bool,
+    /// The lock of `region` (the innermost held), when in one.
+    pub lock: Option<LockId>,
+    /// The outermost held region `(lock, site)`, when in one: the region that encloses every
+    /// other held one (`region` itself when only one is held).
+    pub outer: Option<(LockId, u32)>,
 }
 
 /// A region boundary, applied to every register of the frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegionEvent {
-    /// A new (non-reentrant) region opened by the acquisition at `site`, at instruction `at`.
-    /// `call` says why, when the region is one call.
+    /// A new (non-reentrant) region on `lock` opened by the acquisition at `site`, at
+    /// instruction `at`. `call` says why, when the region is one call.
     Enter {
         site: u32,
         at: u32,
+        lock: LockId,
         call: Option<RegionCall>,
     },
     /// The region opened at `site` ended at instruction `at` (release, end of a region call,
@@ -112,10 +139,11 @@ pub enum RegionEvent {
 }
 
 impl RegionEvent {
-    pub fn enter(site: u32, at: u32) -> Self {
+    pub fn enter(site: u32, at: u32, lock: LockId) -> Self {
         RegionEvent::Enter {
             site,
             at,
+            lock,
             call: None,
         }
     }
@@ -157,6 +185,19 @@ pub trait Analysis {
     fn entry_local(&mut self, _slot: usize) -> Self::V {
         Self::V::default()
     }
+
+    /// On the edge where the compare-and-set style call at `site` succeeded (a branch on its
+    /// boolean result), applied to every register: the values the call compared with the
+    /// current state (its receiver and arguments) were current there.
+    fn validated(&mut self, _site: u32, _v: &mut Self::V) {}
+
+    /// Whether the analysis wants [`Analysis::stored`].
+    const STORES: bool = false;
+
+    /// After an instruction that overwrites the nameable location `place` (see
+    /// [`StepCx::stores`]), applied to every register: this thread has overwritten the location
+    /// a value came from.
+    fn stored(&mut self, _place: Sym, _v: &mut Self::V) {}
 }
 
 /// An analysis that tracks no values and only looks at program points (held locks, receivers)
@@ -232,6 +273,26 @@ impl<A: Analysis, B: Analysis> Analysis for Both<A, B> {
         self.first.region(ev, &mut v.0);
         self.second.region(ev, &mut v.1);
     }
+
+    fn validated(&mut self, site: u32, v: &mut Self::V) {
+        self.first.validated(site, &mut v.0);
+        self.second.validated(site, &mut v.1);
+    }
+
+    const STORES: bool = A::STORES || B::STORES;
+
+    fn stored(&mut self, place: Sym, v: &mut Self::V) {
+        self.first.stored(place, &mut v.0);
+        self.second.stored(place, &mut v.1);
+    }
+}
+
+/// A branch whose edges the engine refines: on the success edge of `tryLock()` the lock is held;
+/// on the success edge of a compare-and-set the values it compared are current.
+#[derive(Clone, Copy, Debug)]
+enum Branch {
+    TryLock(LockId),
+    Checked(u32),
 }
 
 /// Why the engine gave up on a method.
@@ -482,12 +543,22 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             if i + 1 == block.end {
                 let last = &self.cx.code.insns[i as usize].op;
                 for &s in &block.succs {
-                    if let (Some((lock, success_on_jump)), Op::If { target, .. }) = (branch, last) {
+                    if let (Some((branch, success_on_jump)), Op::If { target, .. }) = (branch, last)
+                    {
                         let jumps = cfg.block_of[*target as usize] == s;
                         if jumps == success_on_jump {
                             let mut out = f.clone();
-                            if out.locks.acquire(lock, i) {
-                                apply_region(a, &mut out, RegionEvent::enter(i, i));
+                            match branch {
+                                Branch::TryLock(lock) => {
+                                    if out.locks.acquire(lock, i) {
+                                        apply_region(a, &mut out, RegionEvent::enter(i, i, lock));
+                                    }
+                                }
+                                Branch::Checked(site) => {
+                                    for r in out.locals.iter_mut().chain(out.stack.iter_mut()) {
+                                        a.validated(site, &mut r.v);
+                                    }
+                                }
                             }
                             flow(a, s, &out.locals, &out.stack, &out.locks);
                             continue;
@@ -500,19 +571,20 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         Ok(())
     }
 
-    /// Execute instruction `i`. Returns, for a branch on a `tryLock` result, the lock and
-    /// whether the jump is the success edge.
+    /// Execute instruction `i`. Returns, for a branch on a `tryLock` or compare-and-set result,
+    /// what its success edge means and whether the jump is that edge.
     fn step<A: Analysis<V = V>>(
         &mut self,
         a: &mut A,
         i: u32,
         f: &mut Frame<V>,
         record: bool,
-    ) -> Result<Option<(LockId, bool)>, EngineError> {
+    ) -> Result<Option<(Branch, bool)>, EngineError> {
         let code = self.cx.code;
         let class = self.cx.class;
         let op = &code.insns[i as usize].op;
         let region = f.locks.current();
+        let (lock, outer) = (f.locks.innermost(), f.locks.outermost());
         let cx = |kind, produces| StepCx {
             at: i,
             kind,
@@ -520,6 +592,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             caller_region: region,
             record,
             produces,
+            place: Sym::Unknown,
+            stores: false,
+            receiver_locked: false,
+            lock,
+            outer,
         };
         match op {
             Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
@@ -529,7 +606,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     f,
                     Slot {
                         v,
-                        sym: Sym::Unknown,
+                        sym: Sym::Value(i),
                     },
                     *n,
                 );
@@ -586,58 +663,79 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     sym: Sym::Unknown,
                 };
             }
-            Op::ArrayLoad(n) => self.simple(a, f, i, 2, *n, StepKind::HeapRead, record)?,
-            Op::ArrayStore(n) => {
-                self.simple(a, f, i, 2 + *n as usize, 0, StepKind::Sink, record)?
+            Op::ArrayLoad(n) => {
+                let at = self.through(f, 2, Sym::Unknown, false);
+                self.simple_at(a, f, i, 2, *n, StepKind::HeapRead, at, record)?
             }
-            Op::ArrayLength => self.simple(a, f, i, 1, 1, StepKind::HeapRead, record)?,
+            Op::ArrayStore(n) => {
+                let k = 2 + *n as usize;
+                let at = self.through(f, k, Sym::Unknown, false);
+                self.simple_at(a, f, i, k, 0, StepKind::Sink, at, record)?
+            }
+            Op::ArrayLength => {
+                let at = self.through(f, 1, Sym::Unknown, false);
+                self.simple_at(a, f, i, 1, 1, StepKind::HeapRead, at, record)?
+            }
             Op::GetField(r) => {
-                let base = match f.stack.last().map(|s| s.sym) {
-                    Some(Sym::This) => Some(locks::Base::This),
-                    Some(Sym::Param(p)) => Some(locks::Base::Param(p)),
-                    _ => None,
-                };
+                let base = f.stack.last().and_then(|s| base_of(s.sym));
                 let slots = class.member(*r).ret_slots;
-                self.simple(a, f, i, 1, slots, StepKind::HeapRead, record)?;
-                if let Some(base) = base {
-                    set_top_sym(f, Sym::Field(base, *r), slots);
+                let kind = self.read_kind(*r);
+                let place = base.map_or(Sym::Unknown, |b| Sym::Field(b, *r));
+                let at = self.through(f, 1, place, false);
+                self.simple_at(a, f, i, 1, slots, kind, at, record)?;
+                if let Some(b) = base {
+                    // A field holding one part of a read-write lock held in another field.
+                    let sym = match self.cx.program.rw_lock_part(self.cx.class_id, *r) {
+                        Some((rw, write)) => Sym::RwPart(b, rw, write),
+                        None => place,
+                    };
+                    set_top_sym(f, sym, slots);
                 }
             }
             Op::GetStatic(r) => {
                 let slots = class.member(*r).ret_slots;
-                self.simple(a, f, i, 0, slots, StepKind::HeapRead, record)?;
-                set_top_sym(f, Sym::Field(locks::Base::Static, *r), slots);
+                let kind = self.read_kind(*r);
+                let place = Sym::Field(locks::Base::Static, *r);
+                let at = Access {
+                    place,
+                    ..Access::NONE
+                };
+                self.simple_at(a, f, i, 0, slots, kind, at, record)?;
+                set_top_sym(f, place, slots);
             }
-            Op::PutField(r) => self.simple(
-                a,
-                f,
-                i,
-                1 + class.member(*r).arg_slots as usize,
-                0,
-                StepKind::Sink,
-                record,
-            )?,
-            Op::PutStatic(r) => self.simple(
-                a,
-                f,
-                i,
-                class.member(*r).arg_slots as usize,
-                0,
-                StepKind::Sink,
-                record,
-            )?,
+            Op::PutField(r) => {
+                let n = class.member(*r).arg_slots as usize;
+                let base = f
+                    .stack
+                    .len()
+                    .checked_sub(n + 1)
+                    .and_then(|k| base_of(f.stack[k].sym));
+                let place = base.map_or(Sym::Unknown, |b| Sym::Field(b, *r));
+                let at = self.through(f, n + 1, place, true);
+                self.simple_at(a, f, i, 1 + n, 0, StepKind::Sink, at, record)?;
+                stored(a, f, place);
+            }
+            Op::PutStatic(r) => {
+                let place = Sym::Field(locks::Base::Static, *r);
+                let n = class.member(*r).arg_slots as usize;
+                let at = Access {
+                    place,
+                    stores: true,
+                    receiver_locked: false,
+                };
+                self.simple_at(a, f, i, n, 0, StepKind::Sink, at, record)?;
+                stored(a, f, place);
+            }
             Op::Invoke(kind, r) => return self.invoke(a, f, i, *kind, *r, record),
             Op::InvokeDynamic(r) => {
                 let m = class.member(*r);
-                self.simple(
-                    a,
-                    f,
-                    i,
-                    m.arg_slots as usize,
-                    m.ret_slots,
-                    StepKind::Compute,
-                    record,
-                )?;
+                // String concatenation (`StringConcatFactory`) formats; a lambda captures.
+                let kind = if matches!(&*m.name, "makeConcatWithConstants" | "makeConcat") {
+                    StepKind::Format
+                } else {
+                    StepKind::Compute
+                };
+                self.simple(a, f, i, m.arg_slots as usize, m.ret_slots, kind, record)?;
                 set_top_sym(f, Sym::Value(i), m.ret_slots);
             }
             Op::New(_) => {
@@ -670,13 +768,18 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             Op::If { pop: p, cond, .. } => {
                 let tested = f.stack.last().map(|s| s.sym);
                 self.simple(a, f, i, *p as usize, 0, StepKind::Sink, record)?;
-                if let (Some(Sym::TryLock(site)), 1) = (tested, *p) {
-                    if let Some(&lock) = self.trylocks.get(&site) {
-                        match cond {
-                            Cond::Zero => return Ok(Some((lock, false))),
-                            Cond::NonZero => return Ok(Some((lock, true))),
-                            Cond::Other => {}
-                        }
+                let branch = match (tested, *p) {
+                    (Some(Sym::TryLock(site)), 1) => {
+                        self.trylocks.get(&site).map(|&l| Branch::TryLock(l))
+                    }
+                    (Some(Sym::Checked(site)), 1) => Some(Branch::Checked(site)),
+                    _ => None,
+                };
+                if let Some(branch) = branch {
+                    match cond {
+                        Cond::Zero => return Ok(Some((branch, false))),
+                        Cond::NonZero => return Ok(Some((branch, true))),
+                        Cond::Other => {}
                     }
                 }
             }
@@ -694,8 +797,9 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             Op::MonitorEnter => {
                 let sym = f.stack.last().map(|s| s.sym).unwrap_or(Sym::Unknown);
                 self.simple(a, f, i, 1, 0, StepKind::Lock, record)?;
-                if f.locks.acquire(LockId::of(sym, i), i) {
-                    apply_region(a, f, RegionEvent::enter(i, i));
+                let lock = LockId::of(sym, i);
+                if f.locks.acquire(lock, i) {
+                    apply_region(a, f, RegionEvent::enter(i, i, lock));
                 }
             }
             Op::MonitorExit => {
@@ -707,6 +811,15 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
         }
         Ok(None)
+    }
+
+    /// How a field read reads: a stable field is not shared mutable state.
+    fn read_kind(&self, r: u32) -> StepKind {
+        if self.cx.program.is_stable_field(self.cx.class_id, r) {
+            StepKind::StableRead
+        } else {
+            StepKind::HeapRead
+        }
     }
 
     /// Move the top `n` slots' values into the input buffer.
@@ -732,6 +845,38 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         kind: StepKind,
         record: bool,
     ) -> Result<(), EngineError> {
+        self.simple_at(a, f, i, pop_n, push_n, kind, Access::NONE, record)
+    }
+
+    /// How an instruction that reads or writes through the object `k` slots down the stack
+    /// touches the heap: `place`, whether it overwrites it, and whether the frame holds that
+    /// object's own lock.
+    fn through(&self, f: &Frame<V>, k: usize, place: Sym, stores: bool) -> Access {
+        let object = f
+            .stack
+            .len()
+            .checked_sub(k)
+            .map_or(Sym::Unknown, |j| f.stack[j].sym);
+        Access {
+            place,
+            stores,
+            receiver_locked: f.locks.holds(LockId::of(object, u32::MAX)),
+        }
+    }
+
+    /// [`Engine::simple`] for an instruction that reads or writes the heap as `at` says.
+    #[allow(clippy::too_many_arguments)]
+    fn simple_at<A: Analysis<V = V>>(
+        &mut self,
+        a: &mut A,
+        f: &mut Frame<V>,
+        i: u32,
+        pop_n: usize,
+        push_n: u8,
+        kind: StepKind,
+        at: Access,
+        record: bool,
+    ) -> Result<(), EngineError> {
         self.take_inputs(f, pop_n, i)?;
         let region = f.locks.current();
         let cx = StepCx {
@@ -741,6 +886,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             caller_region: region,
             record,
             produces: push_n > 0,
+            place: at.place,
+            stores: at.stores,
+            receiver_locked: at.receiver_locked,
+            lock: f.locks.innermost(),
+            outer: f.locks.outermost(),
         };
         let v = a.transfer(&cx, &mut self.buf);
         if push_n > 0 {
@@ -773,7 +923,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         kind: InvokeKind,
         r: u32,
         record: bool,
-    ) -> Result<Option<(LockId, bool)>, EngineError> {
+    ) -> Result<Option<(Branch, bool)>, EngineError> {
         let m = self.cx.class.member(r);
         let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
         if f.stack.len() < nargs {
@@ -792,16 +942,31 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         };
         let target = self.call_target(&caller, i, kind, r);
         let mut effect = locks::call_effect(&caller, target, kind, receiver, i);
-        if let CallEffect::Region { lock, .. } = effect {
+        if let CallEffect::Region { lock, returns, .. } = effect {
             if f.locks.holds(lock) {
                 // Re-entry of a lock the caller holds: an ordinary call inside the region.
-                effect = CallEffect::Plain { reads_heap: true };
+                effect = CallEffect::Plain {
+                    returns: match returns {
+                        Returns::Nothing => Returns::Shared,
+                        r => r,
+                    },
+                };
             }
         }
         let ret = m.ret_slots;
         self.take_inputs(f, nargs, i)?;
         let produces = ret > 0;
         let region = f.locks.current();
+        let (receiver_locked, stores) = match effect {
+            CallEffect::Region {
+                lock, kind: why, ..
+            } if kind != InvokeKind::Static => (
+                lock == LockId::of(receiver, i),
+                matches!(why, RegionCall::ThreadSafeLibrary | RegionCall::Validating)
+                    && self.cx.program.thread_safe.is_set(&m.name),
+            ),
+            _ => (false, false),
+        };
         match effect {
             CallEffect::Region {
                 lock, kind: why, ..
@@ -811,6 +976,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 let enter = RegionEvent::Enter {
                     site: i,
                     at: i,
+                    lock,
                     call: Some(why),
                 };
                 apply_region(a, f, enter);
@@ -825,17 +991,24 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     caller_region: region,
                     record,
                     produces,
+                    place: receiver,
+                    stores,
+                    receiver_locked,
+                    lock: f.locks.innermost(),
+                    outer: f.locks.outermost(),
                 };
                 let v = a.transfer(&cx, &mut self.buf);
+                if stores {
+                    stored(a, f, receiver);
+                }
                 if produces {
-                    push(
-                        f,
-                        Slot {
-                            v,
-                            sym: Sym::Value(i),
-                        },
-                        ret,
-                    );
+                    // The boolean outcome of a compare-and-set: branches on it validate.
+                    let sym = if why == RegionCall::Validating && m.desc.ends_with(")Z") {
+                        Sym::Checked(i)
+                    } else {
+                        Sym::Value(i)
+                    };
+                    push(f, Slot { v, sym }, ret);
                 }
                 f.locks.release(lock);
                 apply_region(
@@ -851,11 +1024,20 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             _ => {
                 let cx = StepCx {
                     at: i,
-                    kind: StepKind::Call(effect),
+                    kind: if effect == CallEffect::Format {
+                        StepKind::Format
+                    } else {
+                        StepKind::Call(effect)
+                    },
                     region,
                     caller_region: region,
                     record,
                     produces,
+                    place: receiver,
+                    stores: false,
+                    receiver_locked: false,
+                    lock: f.locks.innermost(),
+                    outer: f.locks.outermost(),
                 };
                 let v = a.transfer(&cx, &mut self.buf);
                 let sym = if let CallEffect::TryAcquire(lock) = effect {
@@ -876,7 +1058,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     CallEffect::Acquire(lock) => {
                         // Re-entry opens no region.
                         let opened = f.locks.acquire(lock, i);
-                        opened.then(|| apply_region(a, f, RegionEvent::enter(i, i)));
+                        opened.then(|| apply_region(a, f, RegionEvent::enter(i, i, lock)));
                     }
                     CallEffect::Release(lock) => {
                         if let Some(site) = f.locks.release(lock) {
@@ -884,19 +1066,15 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                         }
                     }
                     CallEffect::Wait(lock) => {
-                        let site = match lock {
-                            Some(l) if f.locks.holds(l) => f
-                                .locks
-                                .held
-                                .iter()
-                                .rev()
-                                .find(|h| h.lock == l)
-                                .map(|h| h.site),
-                            _ => f.locks.current(),
+                        let held = match lock {
+                            Some(l) if f.locks.holds(l) => {
+                                f.locks.held.iter().rev().find(|h| h.lock == l)
+                            }
+                            _ => f.locks.held.last(),
                         };
-                        if let Some(site) = site {
+                        if let Some((site, lock)) = held.map(|h| (h.site, h.lock)) {
                             apply_region(a, f, RegionEvent::exit(site, i));
-                            apply_region(a, f, RegionEvent::enter(site, i));
+                            apply_region(a, f, RegionEvent::enter(site, i, lock));
                         }
                     }
                     _ => {}
@@ -904,6 +1082,40 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
         }
         Ok(None)
+    }
+}
+
+/// How an instruction touches the heap, for [`StepCx`].
+#[derive(Clone, Copy)]
+struct Access {
+    place: Sym,
+    stores: bool,
+    receiver_locked: bool,
+}
+
+impl Access {
+    const NONE: Access = Access {
+        place: Sym::Unknown,
+        stores: false,
+        receiver_locked: false,
+    };
+}
+
+/// The base of a field path through a register, when nameable.
+fn base_of(sym: Sym) -> Option<locks::Base> {
+    match sym {
+        Sym::This => Some(locks::Base::This),
+        Sym::Param(p) => Some(locks::Base::Param(p)),
+        _ => None,
+    }
+}
+
+/// Tell every register that this thread wrote `place` (for analyses that ask).
+fn stored<A: Analysis>(a: &mut A, f: &mut Frame<A::V>, place: Sym) {
+    if A::STORES && place != Sym::Unknown {
+        for s in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+            a.stored(place, &mut s.v);
+        }
     }
 }
 

@@ -40,6 +40,9 @@ pub enum Sym {
     Value(u32),
     /// The boolean result of `tryLock()` at this instruction index.
     TryLock(u32),
+    /// The boolean result of the compare-and-set style call at this instruction index: where it
+    /// is true, the values the call compared were current.
+    Checked(u32),
 }
 
 /// The base of a field path.
@@ -73,11 +76,22 @@ impl LockId {
             Sym::Field(b, f) => LockId::Field(b, f, 0),
             Sym::RwPart(b, f, w) => LockId::Field(b, f, if w { 2 } else { 1 }),
             Sym::Value(v) => LockId::Site(v),
-            Sym::Unknown | Sym::TryLock(_) => LockId::Site(site),
+            Sym::Unknown | Sym::TryLock(_) | Sym::Checked(_) => LockId::Site(site),
         }
     }
     fn nameable(self) -> bool {
         !matches!(self, LockId::Site(_))
+    }
+
+    /// Whether two regions may protect the same state: the same lock (the read and write locks
+    /// of one `ReadWriteLock` count as one), or two locks we cannot name (they may be the same
+    /// object).
+    pub fn related(self, other: LockId) -> bool {
+        match (self, other) {
+            (LockId::Field(b1, f1, _), LockId::Field(b2, f2, _)) => b1 == b2 && f1 == f2,
+            (LockId::Site(_), LockId::Site(_)) => true,
+            (a, b) => a == b,
+        }
     }
 }
 
@@ -109,6 +123,16 @@ impl LockState {
     /// The region the frame is in: the latest non-reentrant acquisition.
     pub fn current(&self) -> Option<u32> {
         self.held.last().map(|h| h.site)
+    }
+
+    /// The lock of the innermost held region.
+    pub fn innermost(&self) -> Option<LockId> {
+        self.held.last().map(|h| h.lock)
+    }
+
+    /// The outermost held region, `(lock, site)`.
+    pub fn outermost(&self) -> Option<(LockId, u32)> {
+        self.held.first().map(|h| (h.lock, h.site))
     }
 
     pub fn holds(&self, lock: LockId) -> bool {
@@ -175,6 +199,37 @@ impl LockState {
     }
 }
 
+/// The fields of a class that hold one part of a `ReadWriteLock` held in another field of the
+/// same object: `readLock = rw.readLock()` in a constructor. By the class's field reference:
+/// `(reference of the read-write lock field, write part)`. A region on such a field is a region
+/// on that part of the read-write lock, related to the other part's.
+pub fn rw_lock_parts(c: &Class) -> crate::fxhash::FxHashMap<u32, (u32, bool)> {
+    use crate::bytecode::Op;
+    let mut out = crate::fxhash::FxHashMap::default();
+    for m in c.methods.iter().filter(|m| &*m.name == "<init>") {
+        let Some(code) = &m.code else { continue };
+        for w in code.insns.windows(5) {
+            let (
+                Op::Load(0, 1),
+                Op::Load(0, 1),
+                Op::GetField(rw),
+                Op::Invoke(_, part),
+                Op::PutField(x),
+            ) = (&w[0].op, &w[1].op, &w[2].op, &w[3].op, &w[4].op)
+            else {
+                continue;
+            };
+            let write = match &*c.member(*part).name {
+                "readLock" => false,
+                "writeLock" => true,
+                _ => continue,
+            };
+            out.insert(*x, (*rw, write));
+        }
+    }
+    out
+}
+
 /// Thread-safe library classes, `Lock` and `Condition` types, and synchronized-wrapper
 /// factories, read from the data file.
 #[derive(Clone, Debug, Default)]
@@ -185,9 +240,31 @@ pub struct ThreadSafeList {
     conditions: FxHashSet<String>,
     /// Method names, or names with descriptors.
     validating: FxHashSet<String>,
+    /// Conditional updates (`putIfAbsent`, `computeIfAbsent`): method names.
+    checked: FxHashSet<String>,
+    /// Methods returning a live view (`iterator`, `keySet`): method names.
+    views: FxHashSet<String>,
+    /// How each method accesses the object's state ([`STATE_READ`], [`STATE_WRITE`]).
+    state: crate::fxhash::FxHashMap<String, u8>,
     /// `class.method`.
     immutable: FxHashSet<String>,
+    /// Classes of the program that extend or implement a thread-safe class: their methods
+    /// that the program does not define are the library's (one-call regions).
+    inherited: FxHashSet<String>,
+    /// Methods that replace the whole value of an atomic (`set`, `lazySet`).
+    sets: FxHashSet<String>,
+    /// Message APIs: classes, or `class.method`.
+    formats: FxHashSet<String>,
+    /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
+    plain: FxHashSet<String>,
+    /// Immutable value types of the platform.
+    values: FxHashSet<String>,
 }
+
+/// A method of a thread-safe object reads its state.
+pub const STATE_READ: u8 = 1;
+/// A method of a thread-safe object writes its state.
+pub const STATE_WRITE: u8 = 2;
 
 impl ThreadSafeList {
     pub fn builtin() -> Self {
@@ -207,12 +284,31 @@ impl ThreadSafeList {
             let (Some(kind), Some(name)) = (parts.next(), parts.next()) else {
                 continue;
             };
+            let access = match kind {
+                "state-read" => STATE_READ,
+                "state-write" => STATE_WRITE,
+                "state-set" => {
+                    self.sets.insert(name.to_string());
+                    STATE_WRITE
+                }
+                "state-update" => STATE_READ | STATE_WRITE,
+                _ => 0,
+            };
+            if access != 0 {
+                self.state.insert(name.to_string(), access);
+                continue;
+            }
             let set = match kind {
                 "class" => &mut self.classes,
                 "factory" => &mut self.factories,
                 "lock" => &mut self.locks,
                 "condition" => &mut self.conditions,
                 "validating" => &mut self.validating,
+                "checked" => &mut self.checked,
+                "view" => &mut self.views,
+                "format" => &mut self.formats,
+                "plain" => &mut self.plain,
+                "value" => &mut self.values,
                 "immutable" => &mut self.immutable,
                 _ => continue,
             };
@@ -222,6 +318,10 @@ impl ThreadSafeList {
 
     pub fn is_class(&self, name: &str) -> bool {
         self.classes.contains(name)
+    }
+    /// A class of the program that extends or implements a thread-safe class.
+    pub fn inherits_class(&self, name: &str) -> bool {
+        self.inherited.contains(name)
     }
     pub fn is_factory(&self, class: &str, method: &str) -> bool {
         self.factories.contains(&format!("{class}.{method}"))
@@ -238,6 +338,94 @@ impl ThreadSafeList {
     }
     pub fn is_immutable(&self, class: &str, name: &str) -> bool {
         self.immutable.contains(&format!("{class}.{name}"))
+    }
+
+    /// How a method of a thread-safe class accesses the object's state ([`STATE_READ`],
+    /// [`STATE_WRITE`], both). A method not listed counts as both.
+    pub fn state_access(&self, name: &str) -> u8 {
+        self.state
+            .get(name)
+            .copied()
+            .unwrap_or(STATE_READ | STATE_WRITE)
+    }
+
+    /// A plain (non-atomic) heap access of a thread-safe class (`VarHandle.get`).
+    pub fn is_plain(&self, class: &str, name: &str) -> bool {
+        !self.plain.is_empty() && self.plain.contains(&format!("{class}.{name}"))
+    }
+
+    /// An immutable value type of the platform (`String`, `Long`, `TimeUnit`).
+    pub fn is_value(&self, class: &str) -> bool {
+        self.values.contains(class)
+    }
+
+    /// Whether method `name` of a thread-safe object replaces its whole value (`set`): a value
+    /// read from the object before is no longer in it.
+    pub fn is_set(&self, name: &str) -> bool {
+        self.sets.contains(name)
+    }
+
+    /// Whether a call only turns its arguments into text (see `format` in the data file).
+    pub fn is_format(&self, class: &str, method: &str) -> bool {
+        !self.formats.is_empty()
+            && (self.formats.contains(class) || self.formats.contains(&format!("{class}.{method}")))
+    }
+
+    /// What a call of method `name` on a thread-safe object gives back, and whether it checks
+    /// its arguments against the current state (compare-and-set, a conditional update).
+    pub fn library_call(&self, name: &str, desc: &str, returns: bool) -> (Returns, bool) {
+        let checks = self.is_validating(name, desc) || self.checked.contains(name);
+        let result = if !returns {
+            Returns::Nothing
+        } else if self.views.contains(name) {
+            Returns::View
+        } else if self.state_access(name) & STATE_WRITE != 0 || checks {
+            Returns::Owned
+        } else {
+            Returns::Shared
+        };
+        (result, checks)
+    }
+
+    /// Extend the lists to the program's own subtypes: a class that extends `ReentrantLock` (a
+    /// cache segment that is its own lock) is a lock, one that implements `Condition` is a
+    /// condition, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
+    /// ([`ThreadSafeList::inherits_class`]; the ones it defines have code of their own). `supertypes(name)` gives a
+    /// class's direct supertypes when the program has it.
+    pub fn inherit<'a, I>(&mut self, names: I, supertypes: impl Fn(&str) -> Vec<&'a str>)
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        let mut found: Vec<(u8, String)> = Vec::new();
+        for name in names {
+            let mut stack = supertypes(name);
+            let mut seen = 0;
+            let mut kinds = 0u8;
+            while let Some(s) = stack.pop() {
+                seen += 1;
+                if seen > 256 {
+                    break;
+                }
+                kinds |= u8::from(self.classes.contains(s))
+                    | u8::from(self.locks.contains(s)) << 1
+                    | u8::from(self.conditions.contains(s)) << 2;
+                stack.extend(supertypes(s));
+            }
+            if kinds != 0 {
+                found.push((kinds, name.to_string()));
+            }
+        }
+        for (kinds, name) in found {
+            if kinds & 1 != 0 {
+                self.inherited.insert(name.clone());
+            }
+            if kinds & 2 != 0 {
+                self.locks.insert(name.clone());
+            }
+            if kinds & 4 != 0 {
+                self.conditions.insert(name);
+            }
+        }
     }
 }
 
@@ -266,17 +454,40 @@ pub struct Caller<'a> {
     pub method: &'a Method,
 }
 
+/// What a region call gives back to its caller: the part of the shared model that says whether
+/// a call's result is shared state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// Nothing shared: no result, or one computed from the arguments alone.
+    Nothing,
+    /// A snapshot of shared state read inside the region (`get()`, `size()`, a synchronized
+    /// getter): stale once another region is entered.
+    Shared,
+    /// The thread's own value: the outcome of its own atomic read-modify-write
+    /// (`incrementAndGet`, `getAndSet`, `putIfAbsent`) or an element it took out (`poll`,
+    /// `remove`). Not a snapshot that others invalidate; stale only when written back where it
+    /// came from.
+    Owned,
+    /// A live view of a thread-safe collection (an iterator, `keySet()`, `values()`): weakly
+    /// consistent by contract, not a snapshot.
+    View,
+    /// An object the callee allocated (a factory's result): no other thread can see it yet.
+    Fresh,
+}
+
 /// How a call site relates to atomic regions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallEffect {
-    /// An ordinary call: no lock taken. `reads_heap`: its result may come from shared state.
-    Plain { reads_heap: bool },
+    /// An ordinary call: no lock taken. `returns`: its result may come from shared state
+    /// (`Shared`), is the outcome of the callee's own update of shared state (`Owned`), or is
+    /// computed from the arguments alone (`Nothing`).
+    Plain { returns: Returns },
     /// The call is one atomic region on `lock` (a thread-safe library call, or a callee that
-    /// takes a lock). `kind` says why; `returns_shared`: its result is read inside a region.
+    /// takes a lock). `kind` says why; `returns`: what its result is.
     Region {
         lock: LockId,
         kind: RegionCall,
-        returns_shared: bool,
+        returns: Returns,
     },
     /// `Lock.lock()` / `lockInterruptibly()`.
     Acquire(LockId),
@@ -286,6 +497,8 @@ pub enum CallEffect {
     Release(LockId),
     /// `Object.wait(..)` / `Condition.await*(..)`: releases and re-acquires the lock.
     Wait(Option<LockId>),
+    /// A message API (string building, formatting, logging): its arguments become text.
+    Format,
 }
 
 /// Why a call is a region.
@@ -317,9 +530,9 @@ pub enum CallTarget {
     /// `Condition.await*(..)`: re-acquires the lock of the innermost region.
     Await,
     /// A method of a thread-safe library class (unless the receiver is local); `validates`:
-    /// compare-and-set style.
+    /// compare-and-set style or a conditional update.
     ThreadSafe {
-        returns: bool,
+        returns: Returns,
         validates: bool,
     },
     /// A method of a thread-safe class that reads only immutable state (`length()` of an
@@ -327,17 +540,23 @@ pub enum CallTarget {
     Immutable,
     /// A constructor: its locks are on the object under construction.
     Init,
-    /// Neither scanned nor on the classpath.
+    /// A message API (see [`ThreadSafeList::is_format`]).
+    Format,
+    /// Neither scanned nor on the classpath. `reads_heap`: its result may come from shared
+    /// state other than its arguments (see [`unknown_reads_heap`]).
     Unknown {
         returns: bool,
         maybe_thread_safe: bool,
+        reads_heap: bool,
     },
     /// A method with a summary.
     Method {
         /// Summary facts of the callee.
         locks: bool,
         reads_heap: bool,
+        writes_heap: bool,
         returns_shared: bool,
+        returns_fresh: bool,
         own_lock: Option<OwnLock>,
         /// `@Atomic` callee.
         atomic: bool,
@@ -364,6 +583,9 @@ pub fn resolve_call(
     let name = &*r.name;
     let returns = r.ret_slots > 0;
     let instance = kind != InvokeKind::Static;
+    if ts.is_format(class, name) {
+        return CallTarget::Format;
+    }
     if instance {
         if ts.is_lock(class) {
             match name {
@@ -379,14 +601,21 @@ pub fn resolve_call(
         if ts.is_condition(class) && name.starts_with("await") {
             return CallTarget::Await;
         }
-        if ts.is_class(class) && !is_object_method(name) {
+        let library_method = ts.is_class(class)
+            || (ts.inherits_class(class) && p.resolved(caller.class_id, ref_id).is_none());
+        if library_method && !is_object_method(name) {
             if ts.is_immutable(class, name) {
                 return CallTarget::Immutable;
             }
-            return CallTarget::ThreadSafe {
-                returns,
-                validates: ts.is_validating(name, &r.desc),
-            };
+            if ts.is_plain(class, name) {
+                return CallTarget::Unknown {
+                    returns,
+                    maybe_thread_safe: false,
+                    reads_heap: true,
+                };
+            }
+            let (returns, validates) = ts.library_call(name, &r.desc, returns);
+            return CallTarget::ThreadSafe { returns, validates };
         }
     }
     if name == "<init>" {
@@ -397,6 +626,7 @@ pub fn resolve_call(
         return CallTarget::Unknown {
             returns,
             maybe_thread_safe,
+            reads_heap: unknown_reads_heap(ts, class, kind),
         };
     };
     let s = p.summary(target);
@@ -405,7 +635,9 @@ pub fn resolve_call(
     CallTarget::Method {
         locks: s.locks,
         reads_heap: s.reads_heap,
+        writes_heap: s.writes_heap,
         returns_shared: s.returns_shared,
+        returns_fresh: s.returns_fresh,
         own_lock: s.own_lock,
         atomic: callee.has_annotation_named(&p.config.atomic_annotations),
         same_abstraction: callee.is_synchronized()
@@ -427,14 +659,29 @@ pub fn call_effect(
 ) -> CallEffect {
     let p = caller.program;
     let lock_of_receiver = || LockId::of(receiver, site);
-    let thread_safe_region = |returns: bool, validates: bool| CallEffect::Region {
+    let thread_safe_region = |returns: Returns, validates: bool| CallEffect::Region {
         lock: lock_of_receiver(),
         kind: if validates {
             RegionCall::Validating
         } else {
             RegionCall::ThreadSafeLibrary
         },
-        returns_shared: returns,
+        returns,
+    };
+    // A method of a field that holds a thread-safe object, known by name only.
+    let field_call = |returns: bool| {
+        let r = match call_ref(caller, site) {
+            Some(r) => p.thread_safe.library_call(&r.name, &r.desc, returns),
+            None => (
+                if returns {
+                    Returns::Shared
+                } else {
+                    Returns::Nothing
+                },
+                false,
+            ),
+        };
+        thread_safe_region(r.0, r.1)
     };
     match target {
         CallTarget::Acquire => CallEffect::Acquire(lock_of_receiver()),
@@ -444,33 +691,50 @@ pub fn call_effect(
         CallTarget::Await => CallEffect::Wait(None),
         CallTarget::ThreadSafe { returns, validates } => {
             if is_local_object(caller, receiver) {
-                CallEffect::Plain { reads_heap: false }
+                CallEffect::Plain {
+                    returns: Returns::Nothing,
+                }
             } else {
                 thread_safe_region(returns, validates)
             }
         }
-        CallTarget::Immutable => CallEffect::Plain { reads_heap: false },
-        CallTarget::Init => CallEffect::Plain { reads_heap: false },
+        CallTarget::Immutable | CallTarget::Init => CallEffect::Plain {
+            returns: Returns::Nothing,
+        },
+        CallTarget::Format => CallEffect::Format,
         CallTarget::Unknown {
             returns,
             maybe_thread_safe,
+            reads_heap,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
-                return thread_safe_region(returns, false);
+                return field_call(returns);
             }
             match p.config.unknown_calls {
-                crate::config::UnknownCalls::NoLock => CallEffect::Plain { reads_heap: true },
+                crate::config::UnknownCalls::NoLock => CallEffect::Plain {
+                    returns: if reads_heap {
+                        Returns::Shared
+                    } else {
+                        Returns::Nothing
+                    },
+                },
                 crate::config::UnknownCalls::Conservative => CallEffect::Region {
                     lock: LockId::Site(site),
                     kind: RegionCall::Other,
-                    returns_shared: returns,
+                    returns: if returns {
+                        Returns::Shared
+                    } else {
+                        Returns::Nothing
+                    },
                 },
             }
         }
         CallTarget::Method {
             locks,
             reads_heap,
+            writes_heap,
             returns_shared,
+            returns_fresh,
             own_lock,
             atomic,
             same_abstraction,
@@ -479,10 +743,22 @@ pub fn call_effect(
             returns,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
-                return thread_safe_region(returns, false);
+                return field_call(returns);
             }
             if !locks {
-                return CallEffect::Plain { reads_heap };
+                // The outcome of the callee's own update is the thread's own; a getter's
+                // result may be a snapshot.
+                return CallEffect::Plain {
+                    returns: if returns_fresh {
+                        Returns::Fresh
+                    } else if writes_heap && returns {
+                        Returns::Owned
+                    } else if reads_heap {
+                        Returns::Shared
+                    } else {
+                        Returns::Nothing
+                    },
+                };
             }
             let lock = if atomic {
                 LockId::Atomic
@@ -506,9 +782,31 @@ pub fn call_effect(
             CallEffect::Region {
                 lock,
                 kind,
-                returns_shared,
+                returns: if returns_fresh {
+                    Returns::Fresh
+                } else if returns_shared && writes_heap {
+                    Returns::Owned
+                } else if returns_shared {
+                    Returns::Shared
+                } else {
+                    Returns::Nothing
+                },
             }
         }
+    }
+}
+
+/// Whether the result of a call to code the program does not have may come from shared state
+/// other than its arguments. A static method of the platform computes from its arguments, or
+/// reads state of the platform that no lock of the program protects (`System.nanoTime()`,
+/// `Math.max`, `Integer.valueOf`), and so does a method of an immutable value type of the
+/// platform (`String.length()`, `TimeUnit.toMillis`); another instance method may read its
+/// receiver's state.
+pub fn unknown_reads_heap(ts: &ThreadSafeList, class: &str, kind: InvokeKind) -> bool {
+    if kind == InvokeKind::Static {
+        !super::sharing::is_platform(class)
+    } else {
+        !ts.is_value(class)
     }
 }
 
@@ -542,7 +840,7 @@ fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
             p.is_thread_safe_field(&fr.class, &fr.name)
         }
         crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
-            CallTarget::Init | CallTarget::Immutable => false,
+            CallTarget::Init | CallTarget::Immutable | CallTarget::Format => false,
             CallTarget::Unknown { .. } => {
                 p.config.unknown_calls == crate::config::UnknownCalls::Conservative
             }
@@ -551,6 +849,14 @@ fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
         },
         _ => false,
     })
+}
+
+/// The method a call instruction names.
+fn call_ref<'a>(caller: &Caller<'a>, site: u32) -> Option<&'a MemberRef> {
+    match caller.method.code.as_ref()?.insns.get(site as usize)?.op {
+        crate::bytecode::Op::Invoke(_, r) => Some(caller.class.member(r)),
+        _ => None,
+    }
 }
 
 fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
@@ -563,16 +869,24 @@ fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
     }
 }
 
-/// An object allocated by this method (`new` at the instruction the register names): no
-/// other thread can see it yet, so its locks protect nothing shared.
+/// An object allocated by this method (`new` at the instruction the register names, or the
+/// result of a factory): no other thread can see it yet, so its locks protect nothing shared.
 fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
     let Sym::Value(at) = sym else { return false };
-    caller
+    match caller
         .method
         .code
         .as_ref()
         .and_then(|c| c.insns.get(at as usize))
-        .is_some_and(|i| matches!(i.op, crate::bytecode::Op::New(_)))
+        .map(|i| &i.op)
+    {
+        Some(crate::bytecode::Op::New(_)) => true,
+        Some(crate::bytecode::Op::Invoke(_, r)) => caller
+            .program
+            .resolved(caller.class_id, *r)
+            .is_some_and(|t| caller.program.summary(t).returns_fresh),
+        _ => false,
+    }
 }
 
 /// The single lock a method takes, when it takes exactly one we can name from the call site.
@@ -609,5 +923,49 @@ pub fn call_locks_directly(program: &Program, r: &MemberRef, kind: InvokeKind) -
         return false;
     }
     (ts.is_lock(&r.class) && matches!(&*r.name, "lock" | "lockInterruptibly" | "tryLock"))
-        || (ts.is_class(&r.class) && !is_object_method(&r.name))
+        || (ts.is_class(&r.class)
+            && !is_object_method(&r.name)
+            && !ts.is_plain(&r.class, &r.name)
+            && !ts.is_immutable(&r.class, &r.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn library_calls_are_classified_from_the_data_file() {
+        let l = ThreadSafeList::builtin();
+        assert_eq!(l.state_access("get"), STATE_READ);
+        assert_eq!(l.state_access("containsKey"), STATE_READ);
+        assert_eq!(l.state_access("put"), STATE_WRITE);
+        assert_eq!(l.state_access("putIfAbsent"), STATE_READ | STATE_WRITE);
+        assert_eq!(
+            l.state_access("somethingUnlisted"),
+            STATE_READ | STATE_WRITE
+        );
+        let call = |n: &str, d: &str| l.library_call(n, d, true);
+        assert_eq!(call("get", "()I"), (Returns::Shared, false));
+        assert_eq!(call("incrementAndGet", "()I"), (Returns::Owned, false));
+        assert_eq!(
+            call("poll", "()Ljava/lang/Object;"),
+            (Returns::Owned, false)
+        );
+        assert_eq!(call("compareAndSet", "(II)Z"), (Returns::Owned, true));
+        assert_eq!(
+            call(
+                "putIfAbsent",
+                "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"
+            ),
+            (Returns::Owned, true)
+        );
+        assert_eq!(
+            call("iterator", "()Ljava/util/Iterator;"),
+            (Returns::View, false)
+        );
+        assert_eq!(
+            l.library_call("set", "(I)V", false),
+            (Returns::Nothing, false)
+        );
+    }
 }

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use super::engine::{self, Analysis, RegionEvent, StepCx, StepKind};
-use super::locks::{self, CallEffect, OwnLock};
+use super::locks::{self, CallEffect, OwnLock, Returns};
 use crate::bytecode::{acc, Op};
 use crate::fxhash::FxHashSet;
 use crate::program::{MethodId, Program};
@@ -22,10 +22,17 @@ pub struct Summary {
     pub locks: bool,
     /// Its result may be read from the heap (a field, an array element, an unknown callee).
     pub reads_heap: bool,
+    /// It (or a callee, transitively) writes shared state: a field or array store, or a call
+    /// that writes the state of a thread-safe object. Its result is then the outcome of its own
+    /// update, not a snapshot ([`super::locks::Returns::Owned`]).
+    pub writes_heap: bool,
     /// The one lock it takes for its whole body, when nameable from the call site.
     pub own_lock: Option<OwnLock>,
     /// It returns a value read inside an atomic region (its own, or a callee's).
     pub returns_shared: bool,
+    /// Every value it returns is an object it allocated (or a constant): a factory. No other
+    /// thread can see the result yet ([`super::locks::Returns::Fresh`]).
+    pub returns_fresh: bool,
 }
 
 struct Direct {
@@ -77,7 +84,7 @@ pub fn compute(p: &Program) -> (Vec<Vec<Summary>>, Callers) {
     let mut work: Vec<MethodId> = Vec::new();
     for (ci, c) in out.iter().enumerate() {
         for (mi, s) in c.iter().enumerate() {
-            if s.locks || s.reads_heap {
+            if s.locks || s.reads_heap || s.writes_heap {
                 work.push(MethodId {
                     class: ci as u32,
                     method: mi as u32,
@@ -98,6 +105,10 @@ pub fn compute(p: &Program) -> (Vec<Vec<Summary>>, Callers) {
                 cs.reads_heap = true;
                 changed = true;
             }
+            if s.writes_heap && !cs.writes_heap {
+                cs.writes_heap = true;
+                changed = true;
+            }
             if changed {
                 work.push(caller);
             }
@@ -113,7 +124,9 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
     let mut s = Summary {
         locks: atomic || m.is_synchronized(),
         reads_heap: m.access & acc::NATIVE != 0,
+        writes_heap: false,
         returns_shared: false,
+        returns_fresh: false,
         own_lock: direct_own_lock(p, id),
     };
     let mut callees = Vec::new();
@@ -135,8 +148,13 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
     let mut extra_locking = false;
     for insn in &code.insns {
         match &insn.op {
-            Op::GetField(_) | Op::GetStatic(_) | Op::ArrayLoad(_) | Op::ArrayLength => {
-                s.reads_heap = true
+            Op::GetField(r) | Op::GetStatic(r) => {
+                s.reads_heap |= !p.is_stable_field(id.class, *r);
+            }
+            Op::ArrayLoad(_) | Op::ArrayLength => s.reads_heap = true,
+            Op::PutField(_) | Op::PutStatic(_) | Op::ArrayStore(_) => {
+                // A constructor's stores build the object under construction.
+                s.writes_heap |= &*m.name != "<init>";
             }
             Op::MonitorEnter => {
                 s.locks = true;
@@ -147,6 +165,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                 if locks::call_locks_directly(p, r, *kind) {
                     s.locks = true;
                     extra_locking = true;
+                    s.writes_heap |= p.thread_safe.state_access(&r.name) & locks::STATE_WRITE != 0;
                 }
                 // A constructor locks only the object under construction, which no other thread
                 // can see yet (`Throwable`'s constructors call the synchronized
@@ -156,7 +175,9 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                 }
                 match p.resolved(id.class, *ri) {
                     Some(t) => callees.push(t),
-                    None => s.reads_heap = true,
+                    None => {
+                        s.reads_heap |= locks::unknown_reads_heap(&p.thread_safe, &r.class, *kind)
+                    }
                 }
             }
             _ => {}
@@ -337,10 +358,10 @@ impl Analysis for ReturnsShared {
         let any = inputs.iter().any(|&v| v);
         match cx.kind {
             StepKind::HeapRead => cx.region.is_some(),
-            StepKind::Compute | StepKind::Iinc => any,
-            StepKind::Call(CallEffect::Region { returns_shared, .. }) => returns_shared || any,
-            StepKind::Call(CallEffect::Plain { reads_heap }) => {
-                (reads_heap && cx.region.is_some()) || any
+            StepKind::Compute | StepKind::Iinc | StepKind::StableRead => any,
+            StepKind::Call(CallEffect::Region { returns, .. }) => returns == Returns::Shared || any,
+            StepKind::Call(CallEffect::Plain { returns }) => {
+                (returns == Returns::Shared && cx.region.is_some()) || any
             }
             StepKind::Return => {
                 self.returns |= any;
@@ -351,4 +372,96 @@ impl Analysis for ReturnsShared {
     }
 
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
+}
+
+/// Compute `returns_fresh` for every method that returns an object and allocates one: a factory
+/// returns, on every path, an object allocated here, a constant, or the result of another
+/// factory. In rounds, so that factories calling factories are found.
+pub fn compute_fresh(p: &mut Program) {
+    let candidates: Vec<MethodId> = p
+        .classes
+        .iter()
+        .enumerate()
+        .flat_map(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let code = m.code.as_ref()?;
+                let returns_object = m.descriptor.ends_with(';')
+                    || m.descriptor
+                        .rsplit(')')
+                        .next()
+                        .is_some_and(|r| r.starts_with('['));
+                let allocates = code
+                    .insns
+                    .iter()
+                    .any(|i| matches!(i.op, Op::New(_) | Op::NewArray(_) | Op::Invoke(..)));
+                (returns_object && allocates).then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
+            })
+        })
+        .collect();
+    let mut todo = candidates;
+    for _ in 0..RETURN_ROUNDS {
+        let prog: &Program = p;
+        let found: Vec<MethodId> = todo
+            .par_iter()
+            .copied()
+            .filter(|&id| returns_fresh(prog, id))
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        for &id in &found {
+            p.summary_mut(id).returns_fresh = true;
+        }
+        todo.retain(|id| !p.summary(*id).returns_fresh);
+    }
+}
+
+fn returns_fresh(p: &Program, id: MethodId) -> bool {
+    let mut o = FreshReturns {
+        p,
+        id,
+        fresh: true,
+        returned: false,
+    };
+    engine::run_method(p, id, false, &mut engine::Observing(&mut o)).is_ok()
+        && o.fresh
+        && o.returned
+}
+
+/// Whether every `areturn` of a method returns a fresh object (see [`compute_fresh`]).
+struct FreshReturns<'p> {
+    p: &'p Program,
+    id: MethodId,
+    fresh: bool,
+    returned: bool,
+}
+
+impl engine::Observer for FreshReturns<'_> {
+    fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
+        let Some(code) = &self.p.method(self.id).code else {
+            return;
+        };
+        if !matches!(
+            code.insns.get(at as usize).map(|i| &i.op),
+            Some(Op::Return(1))
+        ) {
+            return;
+        }
+        self.returned = true;
+        let fresh = match frame.stack.last().map(|s| s.sym) {
+            Some(locks::Sym::Value(k)) => match code.insns.get(k as usize).map(|i| &i.op) {
+                Some(Op::New(_) | Op::NewArray(_) | Op::Const(_)) => true,
+                Some(Op::Invoke(_, r)) => self
+                    .p
+                    .resolved(self.id.class, *r)
+                    .is_some_and(|t| self.p.summary(t).returns_fresh),
+                _ => false,
+            },
+            _ => false,
+        };
+        self.fresh &= fresh;
+    }
 }

@@ -5,6 +5,9 @@
 
 /// Access flags we look at.
 pub mod acc {
+    pub const PUBLIC: u16 = 0x0001;
+    pub const PRIVATE: u16 = 0x0002;
+    pub const PROTECTED: u16 = 0x0004;
     pub const FINAL: u16 = 0x0010;
     pub const VOLATILE: u16 = 0x0040;
     pub const STATIC: u16 = 0x0008;

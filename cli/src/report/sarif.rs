@@ -292,8 +292,19 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             }
         }
     };
-    let linked: Vec<&crate::explain::Step> =
-        d.steps.iter().filter(|s| s.kind != StepKind::Use).collect();
+    // Every step but the primary use (the last step, at the finding's own location).
+    let primary_use = d
+        .steps
+        .iter()
+        .rposition(|s| s.kind == StepKind::Use)
+        .filter(|&i| i + 1 == d.steps.len());
+    let linked: Vec<&crate::explain::Step> = d
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != primary_use)
+        .map(|(_, s)| s)
+        .collect();
     let related: Vec<sarif::Location> = linked.iter().map(|s| step_loc(s)).collect();
     let flow_step = |(i, s): (usize, &crate::explain::Step)| sarif::ThreadFlowStep {
         location: step_loc(s),

@@ -9,7 +9,7 @@
 
 use super::{Finding, RuleId};
 use crate::analysis::engine::{Analysis, RegionEvent, StepCx, StepKind};
-use crate::analysis::locks::CallEffect;
+use crate::analysis::locks::{CallEffect, Returns};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -76,6 +76,7 @@ impl Analysis for BlockLocal {
                         region_site: b.site,
                         boundary_at: b.left_at,
                         age: None,
+                        also: Vec::new(),
                     });
                 }
                 *s = Shared(None);
@@ -97,15 +98,26 @@ impl Analysis for BlockLocal {
         };
         match cx.kind {
             StepKind::HeapRead => here(cx.region),
-            StepKind::Compute | StepKind::Iinc => merged(),
+            StepKind::Compute | StepKind::Iinc | StepKind::StableRead | StepKind::Format => {
+                merged()
+            }
+            // Strict: the outcome of a read-modify-write is a value of the block too; a live
+            // view is not a value read from shared state.
             StepKind::Call(CallEffect::Region {
-                returns_shared: true,
+                returns: Returns::Shared | Returns::Owned,
                 ..
             }) => here(cx.region),
+            StepKind::Call(CallEffect::Region {
+                returns: Returns::View | Returns::Fresh,
+                ..
+            })
+            | StepKind::Call(CallEffect::Plain {
+                returns: Returns::Fresh,
+            }) => Shared(None),
             StepKind::Call(CallEffect::Region { .. }) => merged(),
-            StepKind::Call(CallEffect::Plain { reads_heap: true }) if cx.region.is_some() => {
-                here(cx.region)
-            }
+            StepKind::Call(CallEffect::Plain {
+                returns: Returns::Shared | Returns::Owned,
+            }) if cx.region.is_some() => here(cx.region),
             StepKind::Call(CallEffect::Plain { .. }) => merged(),
             _ => Shared(None),
         }

@@ -177,6 +177,37 @@ pub struct Finding {
     pub boundary_at: Option<u32>,
     /// Critical sections entered since the read (stale-value only).
     pub age: Option<u32>,
+    /// Other stale values of the same cause, folded into this finding (see [`collapse`]):
+    /// `(read_at, use_at)` of each.
+    pub also: Vec<(u32, u32)>,
+}
+
+/// One finding per cause: the findings of a rule in one method that share a use (one statement
+/// reading several stale values), or a snapshot (values read in the same critical section that
+/// went stale at the same boundary), become one finding: the one used first (in code order)
+/// with the others in `also`, oldest age kept.
+pub fn collapse(mut findings: Vec<Finding>) -> Vec<Finding> {
+    if findings.len() < 2 {
+        return findings;
+    }
+    findings.sort_by_key(|f| (f.rule, f.use_at, f.read_at));
+    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
+    for f in findings {
+        let same_cause = |g: &Finding| {
+            g.rule == f.rule
+                && (g.use_at == f.use_at
+                    || (g.region_site == f.region_site && g.boundary_at == f.boundary_at))
+        };
+        match out.iter_mut().find(|g| same_cause(g)) {
+            Some(g) => {
+                g.age = g.age.max(f.age);
+                g.also.push((f.read_at, f.use_at));
+                g.also.extend(f.also);
+            }
+            None => out.push(f),
+        }
+    }
+    out
 }
 
 /// Run the enabled rules over one method, in one pass of the engine when both are enabled.
@@ -199,7 +230,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
     }
     let stale = rules.contains(&RuleId::StaleValue);
     let block = rules.contains(&RuleId::BlockLocalAtomicity);
-    Ok(match (stale, block) {
+    Ok(collapse(match (stale, block) {
         (true, true) => {
             let mut a = Both::new(
                 stale_value::StaleValue::default(),
@@ -223,7 +254,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
             a.findings
         }
         (false, false) => Vec::new(),
-    })
+    }))
 }
 
 #[cfg(test)]

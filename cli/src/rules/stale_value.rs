@@ -9,7 +9,8 @@
 
 use super::{Finding, RuleId};
 use crate::analysis::engine::{Analysis, RegionEvent, StepCx, StepKind};
-use crate::analysis::locks::{CallEffect, RegionCall};
+use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
+use crate::fxhash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Origin {
@@ -21,8 +22,16 @@ pub struct Origin {
     pub released_at: Option<u32>,
     /// The first region entry after the release: the value is stale from here.
     pub stale_at: Option<u32>,
-    /// Critical sections entered since the read.
+    /// Critical sections entered since the read, on a lock related to its own.
     pub age: u8,
+    /// The lock of the critical section it was read in (`None`: not known, related to any).
+    pub lock: Option<LockId>,
+    /// The shared location it was read from, when the frame names it (see `StepCx::place`).
+    pub place: Sym,
+    /// The value is the thread's own: the outcome of its own read-modify-write, or taken out of
+    /// its location (this thread overwrote the location since). Not a snapshot others make
+    /// stale; reported only when written back to where it came from (a lost update).
+    pub owned: bool,
 }
 
 /// The ghost state of one register: `None` when not from a critical section.
@@ -45,11 +54,15 @@ impl Ghost {
                 released_at: min_some(a.released_at, b.released_at),
                 stale_at: min_some(a.stale_at, b.stale_at),
                 age: a.age.max(b.age),
+                lock: a.lock,
+                place: a.place,
+                owned: a.owned && b.owned,
             };
         }
         let key = |o: &Origin| {
             (
                 o.stale_at.is_some(),
+                !o.owned,
                 o.age,
                 std::cmp::Reverse((o.read_at, o.region)),
             )
@@ -66,6 +79,9 @@ pub const MAX_AGE: u8 = 8;
 #[derive(Default)]
 pub struct StaleValue {
     pub findings: Vec<Finding>,
+    /// The reads whose values each compare-and-set style call (by site) compared with the
+    /// current state: current where the call succeeded.
+    checked: FxHashMap<u32, Vec<u32>>,
 }
 
 impl StaleValue {
@@ -79,11 +95,25 @@ impl StaleValue {
                 ..
             })
         );
+        if validating {
+            let reads = self.checked.entry(cx.at).or_default();
+            for o in inputs.iter().filter_map(|g| g.0) {
+                if !reads.contains(&o.read_at) {
+                    reads.push(o.read_at);
+                }
+            }
+        }
         if cx.kind.is_lock_operation() || validating {
             return;
         }
-        for g in inputs.iter_mut() {
+        // The receiver of a call that locks it is the lock, not data the call uses.
+        let skip = usize::from(cx.receiver_locked);
+        for g in inputs.iter_mut().skip(skip) {
             let Some(o) = g.0 else { continue };
+            if o.owned && !(cx.stores && cx.place == o.place) {
+                // The thread's own value: stale only where written back to its location.
+                continue;
+            }
             if let Some(stale_at) = o.stale_at {
                 if cx.record && !self.findings.iter().any(|f| f.read_at == o.read_at) {
                     self.findings.push(Finding {
@@ -93,6 +123,7 @@ impl StaleValue {
                         region_site: o.region,
                         boundary_at: Some(stale_at),
                         age: Some(o.age as u32),
+                        also: Vec::new(),
                     });
                 }
                 // Reported: from here on the value counts as fresh (one report per value).
@@ -124,6 +155,9 @@ fn read_here(cx: &StepCx, region: Option<u32>) -> Ghost {
         released_at: None,
         stale_at: None,
         age: 0,
+        lock: if Some(r) == cx.region { cx.lock } else { None },
+        place: cx.place,
+        owned: false,
     }))
 }
 
@@ -146,6 +180,20 @@ impl Analysis for StaleValue {
                 self.check(cx, inputs);
                 return Ghost(None);
             }
+            // A stable field of a (possibly stale) object: as old as the object, not a use.
+            StepKind::StableRead => return merge(inputs),
+            // Formatted into a message: not a use, and the text is not shared state.
+            StepKind::Format => return Ghost(None),
+            // A value returned is the caller's to use (the whole-program causal rule follows
+            // it across methods).
+            StepKind::Return => return Ghost(None),
+            // Arithmetic is not yet a use: the result carries the staleness to where it is used
+            // (stored, passed, tested). So is a call that computes its result from its
+            // arguments alone (`workerCountOf(c)`, `Integer.valueOf(n)`).
+            StepKind::Compute
+            | StepKind::Call(CallEffect::Plain {
+                returns: Returns::Nothing,
+            }) if cx.produces => return merge(inputs),
             _ => {}
         }
         self.check(cx, inputs);
@@ -153,18 +201,55 @@ impl Analysis for StaleValue {
             StepKind::HeapRead => read_here(cx, cx.region),
             StepKind::Compute => merge(inputs),
             StepKind::Call(CallEffect::Region {
-                returns_shared: false,
+                returns: Returns::Nothing,
                 ..
             }) => merge(inputs),
+            // A live view is not a snapshot; the outcome of the thread's own read-modify-write
+            // is its own.
+            StepKind::Call(CallEffect::Region {
+                returns: Returns::View | Returns::Fresh,
+                ..
+            }) => Ghost(None),
+            StepKind::Call(CallEffect::Region {
+                returns: Returns::Owned,
+                ..
+            }) => {
+                let mut g = read_here(cx, cx.region);
+                if let Some(o) = &mut g.0 {
+                    o.owned = true;
+                }
+                g
+            }
             StepKind::Call(CallEffect::Region { kind, .. }) if counts(kind) => {
                 read_here(cx, cx.region)
             }
             StepKind::Call(CallEffect::Region { .. }) => read_here(cx, cx.caller_region),
-            StepKind::Call(CallEffect::Plain { reads_heap: true }) if cx.region.is_some() => {
-                read_here(cx, cx.region)
-            }
+            StepKind::Call(CallEffect::Plain {
+                returns: Returns::Shared,
+            }) if cx.region.is_some() => read_here(cx, cx.region),
+            StepKind::Call(CallEffect::Plain {
+                returns: Returns::Owned | Returns::View | Returns::Fresh,
+            }) => Ghost(None),
             StepKind::Call(CallEffect::Plain { .. }) => merge(inputs),
             _ => Ghost(None),
+        }
+    }
+
+    const STORES: bool = true;
+
+    fn stored(&mut self, place: Sym, v: &mut Ghost) {
+        if let Some(o) = &mut v.0 {
+            if o.place == place {
+                o.owned = true;
+            }
+        }
+    }
+
+    fn validated(&mut self, site: u32, v: &mut Ghost) {
+        if let (Some(o), Some(reads)) = (v.0, self.checked.get(&site)) {
+            if reads.contains(&o.read_at) {
+                *v = Ghost(None);
+            }
         }
     }
 
@@ -174,7 +259,12 @@ impl Analysis for StaleValue {
         }
         let Some(o) = &mut v.0 else { return };
         match ev {
-            RegionEvent::Enter { at, .. } => {
+            RegionEvent::Enter { at, lock, .. } => {
+                // Only a critical section that may protect the same state as the one the value
+                // came from makes it stale: the same lock, the same object.
+                if o.lock.is_some_and(|l| !l.related(lock)) {
+                    return;
+                }
                 o.age = o.age.saturating_add(1).min(MAX_AGE);
                 if o.released_at.is_some() && o.stale_at.is_none() {
                     o.stale_at = Some(at);

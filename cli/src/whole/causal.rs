@@ -34,15 +34,13 @@
 //! most 64 sources per method and 16 entries per summary list; methods whose code is not
 //! available return a value depending on all their arguments.
 
-use std::sync::OnceLock;
-
 use rayon::prelude::*;
 
 use super::facts::{FieldId, READ, WRITE};
 use super::fields::{FieldTable, IO_PREFIXES};
 use super::views::{tarjan, Node, Views};
 use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx, StepKind};
-use crate::analysis::locks::{self, CallEffect, RegionCall, CALLER_SITE};
+use crate::analysis::locks::{self, CallEffect, RegionCall, Returns, CALLER_SITE};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{Class, Code, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
@@ -210,28 +208,6 @@ pub struct CausalGraph {
     pub profile: Vec<String>,
 }
 
-/// How a method of a thread-safe class accesses the object's state (`READ`, `WRITE`, both).
-pub fn state_access(name: &str) -> u8 {
-    static TABLE: OnceLock<FxHashMap<String, u8>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = FxHashMap::default();
-        for line in include_str!("../analysis/thread_safe.txt").lines() {
-            let mut parts = line.split_whitespace();
-            let kind = match parts.next() {
-                Some("state-read") => READ,
-                Some("state-write") => WRITE,
-                Some("state-update") => READ | WRITE,
-                _ => continue,
-            };
-            if let Some(n) = parts.next() {
-                t.insert(n.to_string(), kind);
-            }
-        }
-        t
-    });
-    table.get(name).copied().unwrap_or(READ | WRITE)
-}
-
 /// The value of a register: the sources it depends on, those of them that left their region,
 /// and the field it was read from (for array and thread-safe object references; `fid + 1`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -314,6 +290,8 @@ struct Run<'a> {
     held: Vec<u32>,
     combined: FxHashSet<(Var, Var)>,
     flowed: u64,
+    /// The sources each compare-and-set style call (by site) compared with the current state.
+    checked: FxHashMap<u32, u64>,
     out: NodeOut,
 }
 
@@ -544,17 +522,27 @@ impl Run<'_> {
         Some(var_of(fid, kind))
     }
 
-    fn library_call(&mut self, cx: &StepCx, kind: RegionCall, inputs: &[Val], ctl: Val) -> Val {
+    fn library_call(
+        &mut self,
+        cx: &StepCx,
+        kind: RegionCall,
+        returns: Returns,
+        inputs: &[Val],
+        ctl: Val,
+    ) -> Val {
         let Some(Op::Invoke(_, r)) = self.code.insns.get(cx.at as usize).map(|i| i.op.clone())
         else {
             return union(inputs).or(ctl);
         };
         let name = &self.class.member(r).name;
-        let access = state_access(name);
+        let access = self.p.thread_safe.state_access(name);
         let var = inputs
             .first()
             .and_then(|recv| self.derived_var(recv.field, STATE));
         let data = union(inputs.get(1..).unwrap_or(&[]));
+        if kind == RegionCall::Validating {
+            *self.checked.entry(cx.at).or_default() |= union(inputs).src;
+        }
         let args = data.or(ctl);
         let flowing = data.or(self.ctl_flow(ctl));
         let mut result = args;
@@ -578,9 +566,10 @@ impl Run<'_> {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                 }
             }
-            // The result of a read-modify-write (`incrementAndGet`, `putIfAbsent`, `poll`) is
-            // the outcome of this thread's own atomic update, not a snapshot of the state.
-            if access == READ && cx.produces {
+            // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
+            // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
+            // live view (`iterator()`) is not a snapshot (the shared model, `Returns`).
+            if returns == Returns::Shared && cx.produces {
                 let g = GAccess {
                     var,
                     node: self.node,
@@ -607,8 +596,9 @@ impl Run<'_> {
             | CallEffect::Wait(_) => return ctl,
             CallEffect::Region {
                 kind: kind @ (RegionCall::ThreadSafeLibrary | RegionCall::Validating),
+                returns,
                 ..
-            } => return self.library_call(cx, kind, inputs, ctl),
+            } => return self.library_call(cx, kind, returns, inputs, ctl),
             _ => {}
         }
         // A method of an object this method allocated: a local computation (a `StringBuffer`
@@ -762,6 +752,13 @@ impl Analysis for Run<'_> {
         );
     }
 
+    fn validated(&mut self, site: u32, v: &mut Val) {
+        // Where the compare-and-set succeeded, the values it compared are current again.
+        if let Some(&m) = self.checked.get(&site) {
+            v.left &= !m;
+        }
+    }
+
     fn region(&mut self, ev: RegionEvent, v: &mut Val) {
         if let RegionEvent::Exit { site, at, .. } = ev {
             if let Some(&m) = self.exit_mask.get(&site) {
@@ -787,14 +784,14 @@ impl Analysis for Run<'_> {
                 local: matches!(op, Op::New(_)),
                 ..ctl
             },
-            StepKind::Iinc | StepKind::Compute => {
+            StepKind::Iinc | StepKind::Compute | StepKind::Format => {
                 let v = union(inputs).or(ctl);
                 if cx.record {
                     self.define(at, v, None);
                 }
                 v
             }
-            StepKind::HeapRead => match op {
+            StepKind::HeapRead | StepKind::StableRead => match op {
                 Op::GetField(r) | Op::GetStatic(r) => {
                     let on_local =
                         matches!(op, Op::GetField(_)) && inputs.first().is_some_and(|o| o.local);
@@ -1058,6 +1055,7 @@ fn analyse(
         held: Vec::new(),
         combined: FxHashSet::default(),
         flowed: 0,
+        checked: FxHashMap::default(),
         out: NodeOut::default(),
     };
     engine::run(&cx, &mut run).ok()?;
@@ -1288,16 +1286,6 @@ mod tests {
         let v = var_of(12345, STATE);
         assert_eq!(var_field(v), 12345);
         assert_eq!(var_kind(v), STATE);
-    }
-
-    #[test]
-    fn state_access_classifies_library_methods() {
-        assert_eq!(state_access("get"), READ);
-        assert_eq!(state_access("containsKey"), READ);
-        assert_eq!(state_access("put"), WRITE);
-        assert_eq!(state_access("putIfAbsent"), READ | WRITE);
-        assert_eq!(state_access("incrementAndGet"), READ | WRITE);
-        assert_eq!(state_access("somethingUnlisted"), READ | WRITE);
     }
 
     #[test]

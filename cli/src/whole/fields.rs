@@ -2,12 +2,11 @@
 //! in interference at all.
 //!
 //! Left out, as in von Praun and Gross: `final` and `volatile` fields, fields only assigned in
-//! constructors and class initializers (shared read-only), and fields of I/O classes.
-
-use rayon::prelude::*;
+//! constructors and class initializers (shared read-only: the stable fields of
+//! [`crate::analysis::sharing`]), and fields of I/O classes.
 
 use super::facts::FieldId;
-use crate::bytecode::{acc, Op};
+use crate::bytecode::acc;
 use crate::program::Program;
 
 /// Classes whose fields are left out of the views (I/O is shared on purpose and its sequences
@@ -32,53 +31,24 @@ pub struct FieldTable {
 
 impl FieldTable {
     pub fn new(p: &Program) -> FieldTable {
-        let mut base = Vec::with_capacity(p.classes.len());
-        let mut owner = Vec::new();
-        for (ci, c) in p.classes.iter().enumerate() {
-            base.push(owner.len() as u32);
-            owner.extend((0..c.fields.len()).map(|fi| (ci as u32, fi as u32)));
-        }
-        // Fields written outside constructors and class initializers, anywhere in the program.
-        let written: Vec<Vec<(u32, u32)>> = p
-            .classes
-            .par_iter()
-            .map(|c| {
-                let mut out = Vec::new();
-                for m in &c.methods {
-                    let Some(code) = &m.code else { continue };
-                    let init = matches!(&*m.name, "<init>" | "<clinit>");
-                    for insn in &code.insns {
-                        if let Op::PutField(r) | Op::PutStatic(r) = insn.op {
-                            let fr = c.member(r);
-                            if init && *fr.class == *c.name {
-                                continue;
-                            }
-                            if let Some(o) = p.field_owner(&fr.class, &fr.name) {
-                                out.push(o);
-                            }
-                        }
-                    }
-                }
-                out
+        // Fields the program writes after construction (the shared model of what is shared),
+        // less final and volatile ones and those of I/O classes.
+        let facts = &p.fields;
+        let tracked = facts
+            .owner
+            .iter()
+            .enumerate()
+            .map(|(id, &(ci, fi))| {
+                let c = p.class(ci);
+                facts.written[id]
+                    && c.fields[fi as usize].access & (acc::FINAL | acc::VOLATILE) == 0
+                    && !IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
             })
             .collect();
-        let mut tracked = vec![false; owner.len()];
-        for (ci, fi) in written.into_iter().flatten() {
-            tracked[(base[ci as usize] + fi) as usize] = true;
-        }
-        for (id, &(ci, fi)) in owner.iter().enumerate() {
-            let c = p.class(ci);
-            let f = &c.fields[fi as usize];
-            if f.access & (acc::FINAL | acc::VOLATILE) != 0
-                || IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
-            {
-                tracked[id] = false;
-            }
-        }
         FieldTable {
-            base,
+            base: facts.base.clone(),
             tracked,
-            owner,
+            owner: facts.owner.clone(),
         }
     }
 
