@@ -306,6 +306,9 @@ fn scan_args(format: &str) -> Vec<std::ffi::OsString> {
         format.into(),
         "--source-root".into(),
         common::fixtures_src().into(),
+        // Every rule: the fixtures pin the findings of the rules that are off by default too.
+        "--rules".into(),
+        "all".into(),
     ]
 }
 

@@ -147,6 +147,7 @@ impl Program {
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
         summary::compute_fresh(&mut p);
+        summary::compute_clocks(&mut p);
         p.profile.push(format!(
             "summaries: resolve+thread-safe fields {t_index:?}, direct+propagate {t1:?}, returns {:?}",
             t.elapsed() - t1

@@ -111,6 +111,8 @@ pub struct ReportingDescriptor {
     pub help_uri: Option<String>,
     /// Default severity (`defaultConfiguration.level`).
     pub default_level: Level,
+    /// The tool does not run the rule unless asked to (`defaultConfiguration.enabled: false`).
+    pub disabled_by_default: bool,
     /// Tags (`properties.tags`); duplicates are dropped on output.
     pub tags: Vec<String>,
     /// Precision, e.g. `"high"` or `"medium"` (`properties.precision`).

@@ -252,6 +252,8 @@ impl<'a> Rule<'a> {
             help,
             help_uri: rule.help_uri.as_deref(),
             default_configuration: Configuration {
+                // Written only when false (SARIF's default is true).
+                enabled: rule.disabled_by_default.then_some(false),
                 level: rule.default_level,
             },
             properties: RuleProperties {
@@ -286,6 +288,8 @@ struct MultiformatMessage<'a> {
 
 #[derive(Serialize)]
 struct Configuration {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    enabled: Option<bool>,
     level: Level,
 }
 

@@ -52,6 +52,7 @@ fn full_log() -> Log {
             help_markdown: Some("Re-read the value **under** the lock.".into()),
             help_uri: Some("https://example.com/rules/SC0001".into()),
             default_level: Level::Warning,
+            disabled_by_default: false,
             tags: vec![
                 "concurrency".into(),
                 "correctness".into(),
@@ -70,6 +71,7 @@ fn full_log() -> Log {
             name: "CheckThenAct".into(),
             short_description: "Check-then-act across lock regions".into(),
             default_level: Level::Error,
+            disabled_by_default: true,
             ..ReportingDescriptor::default()
         },
     ];

@@ -53,8 +53,10 @@ pub enum StepKind {
     /// read from (the input, for an instance field).
     StableRead,
     /// Consumes its inputs and produces nothing the analyses track: field and array stores,
-    /// branches, switches, `athrow`, monitor operations.
+    /// `athrow`.
     Sink,
+    /// A conditional branch or a switch: its inputs decide where control goes.
+    Branch,
     /// A return: the input (if any) leaves the method.
     Return,
     /// `monitorenter`/`monitorexit`: the input is the lock object, not data (no use).
@@ -111,6 +113,11 @@ pub struct StepCx {
     /// object), or a field or array access while the frame holds the object's monitor. That
     /// input identifies the lock; it is not data the instruction uses stale.
     pub receiver_locked: bool,
+    /// The first input is the receiver of an instance call.
+    pub receiver: bool,
+    /// The instruction stores into an object or array this method allocated (no other thread
+    /// sees it yet): building a local value, not writing shared state.
+    pub local_target: bool,
     /// The lock of `region` (the innermost held), when in one.
     pub lock: Option<LockId>,
     /// The outermost held region `(lock, site)`, when in one: the region that encloses every
@@ -595,6 +602,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             place: Sym::Unknown,
             stores: false,
             receiver_locked: false,
+            receiver: false,
+            local_target: false,
             lock,
             outer,
         };
@@ -669,7 +678,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
             Op::ArrayStore(n) => {
                 let k = 2 + *n as usize;
-                let at = self.through(f, k, Sym::Unknown, false);
+                let at = self.through(f, k, Sym::Unknown, true);
                 self.simple_at(a, f, i, k, 0, StepKind::Sink, at, record)?
             }
             Op::ArrayLength => {
@@ -721,7 +730,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 let at = Access {
                     place,
                     stores: true,
-                    receiver_locked: false,
+                    ..Access::NONE
                 };
                 self.simple_at(a, f, i, n, 0, StepKind::Sink, at, record)?;
                 stored(a, f, place);
@@ -767,7 +776,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             Op::Swap => shuffle(f, i, 2, &[1, 0])?,
             Op::If { pop: p, cond, .. } => {
                 let tested = f.stack.last().map(|s| s.sym);
-                self.simple(a, f, i, *p as usize, 0, StepKind::Sink, record)?;
+                self.simple(a, f, i, *p as usize, 0, StepKind::Branch, record)?;
                 let branch = match (tested, *p) {
                     (Some(Sym::TryLock(site)), 1) => {
                         self.trylocks.get(&site).map(|&l| Branch::TryLock(l))
@@ -791,7 +800,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 },
                 1,
             ),
-            Op::Switch(_) => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
+            Op::Switch(_) => self.simple(a, f, i, 1, 0, StepKind::Branch, record)?,
             Op::Return(n) => self.simple(a, f, i, *n as usize, 0, StepKind::Return, record)?,
             Op::Athrow => self.simple(a, f, i, 1, 0, StepKind::Sink, record)?,
             Op::MonitorEnter => {
@@ -857,10 +866,17 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             .len()
             .checked_sub(k)
             .map_or(Sym::Unknown, |j| f.stack[j].sym);
+        let caller = Caller {
+            program: self.cx.program,
+            class_id: self.cx.class_id,
+            class: self.cx.class,
+            method: self.cx.method,
+        };
         Access {
             place,
             stores,
             receiver_locked: f.locks.holds(LockId::of(object, u32::MAX)),
+            local_target: stores && locks::is_local_object(&caller, object),
         }
     }
 
@@ -889,6 +905,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             place: at.place,
             stores: at.stores,
             receiver_locked: at.receiver_locked,
+            receiver: false,
+            local_target: at.local_target,
             lock: f.locks.innermost(),
             outer: f.locks.outermost(),
         };
@@ -994,6 +1012,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     place: receiver,
                     stores,
                     receiver_locked,
+                    receiver: kind != InvokeKind::Static,
+                    local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
                 };
@@ -1001,14 +1021,22 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 if stores {
                     stored(a, f, receiver);
                 }
+                let boolean = m.desc.ends_with(")Z");
                 if produces {
                     // The boolean outcome of a compare-and-set: branches on it validate.
-                    let sym = if why == RegionCall::Validating && m.desc.ends_with(")Z") {
+                    let sym = if why == RegionCall::Validating && boolean {
                         Sym::Checked(i)
                     } else {
                         Sym::Value(i)
                     };
                     push(f, Slot { v, sym }, ret);
+                }
+                if why == RegionCall::Validating && !boolean {
+                    // A conditional update that returns the current value (`putIfAbsent`): the
+                    // values it was given are installed, or the result says what is there.
+                    for r in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+                        a.validated(i, &mut r.v);
+                    }
                 }
                 f.locks.release(lock);
                 apply_region(
@@ -1036,6 +1064,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     place: receiver,
                     stores: false,
                     receiver_locked: false,
+                    receiver: kind != InvokeKind::Static,
+                    local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
                 };
@@ -1091,6 +1121,7 @@ struct Access {
     place: Sym,
     stores: bool,
     receiver_locked: bool,
+    local_target: bool,
 }
 
 impl Access {
@@ -1098,6 +1129,7 @@ impl Access {
         place: Sym::Unknown,
         stores: false,
         receiver_locked: false,
+        local_target: false,
     };
 }
 

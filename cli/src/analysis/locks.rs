@@ -244,6 +244,8 @@ pub struct ThreadSafeList {
     checked: FxHashSet<String>,
     /// Methods returning a live view (`iterator`, `keySet`): method names.
     views: FxHashSet<String>,
+    /// Methods returning a new copy of the contents (`toArray`): method names.
+    copies: FxHashSet<String>,
     /// How each method accesses the object's state ([`STATE_READ`], [`STATE_WRITE`]).
     state: crate::fxhash::FxHashMap<String, u8>,
     /// `class.method`.
@@ -259,6 +261,8 @@ pub struct ThreadSafeList {
     plain: FxHashSet<String>,
     /// Immutable value types of the platform.
     values: FxHashSet<String>,
+    /// Clock readings: `class.method`.
+    clocks: FxHashSet<String>,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -306,9 +310,11 @@ impl ThreadSafeList {
                 "validating" => &mut self.validating,
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
+                "copy" => &mut self.copies,
                 "format" => &mut self.formats,
                 "plain" => &mut self.plain,
                 "value" => &mut self.values,
+                "clock" => &mut self.clocks,
                 "immutable" => &mut self.immutable,
                 _ => continue,
             };
@@ -354,6 +360,11 @@ impl ThreadSafeList {
         !self.plain.is_empty() && self.plain.contains(&format!("{class}.{name}"))
     }
 
+    /// A clock reading of the platform (`System.nanoTime()`).
+    pub fn is_clock(&self, class: &str, name: &str) -> bool {
+        self.clocks.contains(&format!("{class}.{name}"))
+    }
+
     /// An immutable value type of the platform (`String`, `Long`, `TimeUnit`).
     pub fn is_value(&self, class: &str) -> bool {
         self.values.contains(class)
@@ -379,7 +390,10 @@ impl ThreadSafeList {
             Returns::Nothing
         } else if self.views.contains(name) {
             Returns::View
-        } else if self.state_access(name) & STATE_WRITE != 0 || checks {
+        } else if self.copies.contains(name)
+            || self.state_access(name) & STATE_WRITE != 0
+            || checks
+        {
             Returns::Owned
         } else {
             Returns::Shared
@@ -473,6 +487,9 @@ pub enum Returns {
     View,
     /// An object the callee allocated (a factory's result): no other thread can see it yet.
     Fresh,
+    /// A clock reading, or a time computed from one (`System.nanoTime()`, a deadline): not
+    /// shared state.
+    Clock,
 }
 
 /// How a call site relates to atomic regions.
@@ -542,6 +559,8 @@ pub enum CallTarget {
     Init,
     /// A message API (see [`ThreadSafeList::is_format`]).
     Format,
+    /// A clock of the platform (see [`ThreadSafeList::is_clock`]).
+    Clock,
     /// Neither scanned nor on the classpath. `reads_heap`: its result may come from shared
     /// state other than its arguments (see [`unknown_reads_heap`]).
     Unknown {
@@ -557,6 +576,7 @@ pub enum CallTarget {
         writes_heap: bool,
         returns_shared: bool,
         returns_fresh: bool,
+        returns_clock: bool,
         own_lock: Option<OwnLock>,
         /// `@Atomic` callee.
         atomic: bool,
@@ -585,6 +605,9 @@ pub fn resolve_call(
     let instance = kind != InvokeKind::Static;
     if ts.is_format(class, name) {
         return CallTarget::Format;
+    }
+    if ts.is_clock(class, name) {
+        return CallTarget::Clock;
     }
     if instance {
         if ts.is_lock(class) {
@@ -638,6 +661,7 @@ pub fn resolve_call(
         writes_heap: s.writes_heap,
         returns_shared: s.returns_shared,
         returns_fresh: s.returns_fresh,
+        returns_clock: s.returns_clock,
         own_lock: s.own_lock,
         atomic: callee.has_annotation_named(&p.config.atomic_annotations),
         same_abstraction: callee.is_synchronized()
@@ -702,6 +726,9 @@ pub fn call_effect(
             returns: Returns::Nothing,
         },
         CallTarget::Format => CallEffect::Format,
+        CallTarget::Clock => CallEffect::Plain {
+            returns: Returns::Clock,
+        },
         CallTarget::Unknown {
             returns,
             maybe_thread_safe,
@@ -735,6 +762,7 @@ pub fn call_effect(
             writes_heap,
             returns_shared,
             returns_fresh,
+            returns_clock,
             own_lock,
             atomic,
             same_abstraction,
@@ -749,7 +777,9 @@ pub fn call_effect(
                 // The outcome of the callee's own update is the thread's own; a getter's
                 // result may be a snapshot.
                 return CallEffect::Plain {
-                    returns: if returns_fresh {
+                    returns: if returns_clock {
+                        Returns::Clock
+                    } else if returns_fresh {
                         Returns::Fresh
                     } else if writes_heap && returns {
                         Returns::Owned
@@ -840,7 +870,9 @@ fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
             p.is_thread_safe_field(&fr.class, &fr.name)
         }
         crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
-            CallTarget::Init | CallTarget::Immutable | CallTarget::Format => false,
+            CallTarget::Init | CallTarget::Immutable | CallTarget::Format | CallTarget::Clock => {
+                false
+            }
             CallTarget::Unknown { .. } => {
                 p.config.unknown_calls == crate::config::UnknownCalls::Conservative
             }
@@ -871,7 +903,7 @@ fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
 
 /// An object allocated by this method (`new` at the instruction the register names, or the
 /// result of a factory): no other thread can see it yet, so its locks protect nothing shared.
-fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
+pub fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
     let Sym::Value(at) = sym else { return false };
     match caller
         .method

@@ -33,6 +33,9 @@ pub struct Summary {
     /// Every value it returns is an object it allocated (or a constant): a factory. No other
     /// thread can see the result yet ([`super::locks::Returns::Fresh`]).
     pub returns_fresh: bool,
+    /// Every value it returns is computed from a clock reading (`Time.now()`):
+    /// [`super::locks::Returns::Clock`].
+    pub returns_clock: bool,
 }
 
 struct Direct {
@@ -127,6 +130,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
         writes_heap: false,
         returns_shared: false,
         returns_fresh: false,
+        returns_clock: false,
         own_lock: direct_own_lock(p, id),
     };
     let mut callees = Vec::new();
@@ -464,4 +468,91 @@ impl engine::Observer for FreshReturns<'_> {
         };
         self.fresh &= fresh;
     }
+}
+
+/// Compute `returns_clock` for the methods that return a number computed from a clock reading on
+/// every path (`currentElapsedTime() { return System.nanoTime() / 1000000; }`), in rounds so that
+/// wrappers of wrappers are found.
+pub fn compute_clocks(p: &mut Program) {
+    let calls_a_clock = |p: &Program, ci: usize, m: &crate::bytecode::Method| {
+        let c = &p.classes[ci];
+        m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op {
+            Op::Invoke(_, r) => {
+                let mr = c.member(r);
+                p.thread_safe.is_clock(&mr.class, &mr.name)
+                    || p
+                        .resolved(ci as u32, r)
+                        .is_some_and(|t| p.summary(t).returns_clock)
+            }
+            _ => false,
+        })
+    };
+    for _ in 0..RETURN_ROUNDS {
+        let prog: &Program = p;
+        let found: Vec<MethodId> = prog
+            .classes
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
+                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                    let id = MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    };
+                    let number = matches!(m.descriptor.rsplit(')').next(), Some("J" | "I" | "D"));
+                    (number
+                        && !prog.summary(id).returns_clock
+                        && calls_a_clock(prog, ci, m)
+                        && returns_clock(prog, id))
+                    .then_some(id)
+                })
+            })
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        for id in found {
+            p.summary_mut(id).returns_clock = true;
+        }
+    }
+}
+
+fn returns_clock(p: &Program, id: MethodId) -> bool {
+    let mut a = ClockReturns {
+        all: true,
+        any: false,
+    };
+    engine::run_method(p, id, false, &mut a).is_ok() && a.all && a.any
+}
+
+/// Whether every value a method returns is computed from a clock reading.
+struct ClockReturns {
+    all: bool,
+    any: bool,
+}
+
+impl Analysis for ClockReturns {
+    type V = bool;
+
+    fn join(&self, a: &bool, b: &bool, _region: Option<u32>) -> bool {
+        *a && *b
+    }
+
+    fn transfer(&mut self, cx: &StepCx, inputs: &mut [bool]) -> bool {
+        match cx.kind {
+            StepKind::Call(CallEffect::Plain {
+                returns: Returns::Clock,
+            }) => true,
+            StepKind::Compute | StepKind::Iinc => inputs.iter().any(|&v| v),
+            StepKind::Return => {
+                let clock = inputs.iter().any(|&v| v);
+                self.all &= clock;
+                self.any |= clock;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
 }

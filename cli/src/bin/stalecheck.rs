@@ -28,14 +28,16 @@ fn rules_help() -> String {
     let mut s = String::from("Rules:\n");
     for r in RULES {
         s.push_str(&format!(
-            "  {:<24} [{}] {}\n",
+            "  {:<24} [{}{}] {}\n",
             r.code,
             r.level.as_str(),
+            if r.default_on { ", default" } else { "" },
             r.short
         ));
     }
     s.push_str(
-        "\nExit codes:\n  0  no finding at or above --fail-on (default warning; with a baseline: no new one)\n  \
+        "\nRules marked `default` run when no rule is named; `--rules all` (or a level in the\n\
+         [rules] table of stalecheck.toml) turns the others on.\n\nExit codes:\n  0  no finding at or above --fail-on (default warning; with a baseline: no new one)\n  \
          1  such findings (with --strict: also any input problem)\n  \
          2  usage or configuration error (bad flag, malformed stalecheck.toml, unreadable baseline)\n\n\
          Run `stalecheck rules ID` for a rule's documentation.",
@@ -161,7 +163,8 @@ struct ScanArgs {
     /// Write the output to this file instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Comma-separated rule ids to run [default: all].
+    /// Comma-separated rule ids to run, or `all` [default: the rules marked `default` in
+    /// `stalecheck rules`].
     #[arg(long, value_name = "IDS", value_delimiter = ',')]
     rules: Vec<String>,
     /// Exit with 1 when any input could not be read or parsed.
@@ -280,11 +283,18 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let file = load_config(args.config.as_deref())?;
     let file_ref = file.as_ref();
     let rules = if args.rules.is_empty() {
+        // The default set, plus what stalecheck.toml turns on (a level) or off.
         RULES
             .iter()
+            .filter(|r| match file_ref.and_then(|f| f.rules.get(&r.id)) {
+                Some(RuleSetting::Off) => false,
+                Some(RuleSetting::Level(_)) => true,
+                None => r.default_on,
+            })
             .map(|r| r.id)
-            .filter(|id| file_ref.and_then(|f| f.rules.get(id)) != Some(&RuleSetting::Off))
             .collect()
+    } else if args.rules.iter().any(|r| r.trim() == "all") {
+        RULES.iter().map(|r| r.id).collect()
     } else {
         let mut v = Vec::new();
         for code in args

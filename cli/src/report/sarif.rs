@@ -74,6 +74,7 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
                 r.code.replace('-', "_")
             )),
             default_level: level(r.level),
+            disabled_by_default: !r.default_on,
             tags: r.tags.iter().map(|t| t.to_string()).collect(),
             precision: Some(r.precision.to_string()),
             problem_severity: Some(

@@ -73,6 +73,30 @@ impl Ghost {
     }
 }
 
+/// The `read_at` and `region` of a clock value (see [`Ghost::clock`]).
+const CLOCK: u32 = u32::MAX - 2;
+
+impl Ghost {
+    /// A clock reading, or a time computed from one: never stale, and arithmetic with it gives
+    /// a time (a deadline `start + timeout` is not a snapshot of the timeout).
+    fn clock() -> Ghost {
+        Ghost(Some(Origin {
+            read_at: CLOCK,
+            region: CLOCK,
+            released_at: None,
+            stale_at: None,
+            age: 0,
+            lock: None,
+            place: Sym::Unknown,
+            owned: false,
+        }))
+    }
+
+    fn is_clock(&self) -> bool {
+        self.0.is_some_and(|o| o.read_at == CLOCK)
+    }
+}
+
 /// Ages are counted up to this (a loop would otherwise count forever); shown as is.
 pub const MAX_AGE: u8 = 8;
 
@@ -85,6 +109,26 @@ pub struct StaleValue {
 }
 
 impl StaleValue {
+    /// Re-read and compare: a stale value combined with a value read from the same location in
+    /// the current critical section (`if (count == seen)`, a version check) is being checked
+    /// against the current state, not used stale.
+    fn revalidate(inputs: &mut [Ghost]) {
+        let fresh: Vec<Sym> = inputs
+            .iter()
+            .filter_map(|g| g.0)
+            .filter(|o| o.stale_at.is_none() && o.released_at.is_none() && o.place != Sym::Unknown)
+            .map(|o| o.place)
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        for g in inputs.iter_mut() {
+            if g.0.is_some_and(|o| o.stale_at.is_some() && fresh.contains(&o.place)) {
+                *g = Ghost(None);
+            }
+        }
+    }
+
     fn check(&mut self, cx: &StepCx, inputs: &mut [Ghost]) {
         // Lock operations take lock objects, and a compare-and-set checks the snapshot it is
         // given against the current value inside its region: neither is a stale use.
@@ -103,11 +147,13 @@ impl StaleValue {
                 }
             }
         }
-        if cx.kind.is_lock_operation() || validating {
+        if cx.kind.is_lock_operation() || validating || cx.local_target {
+            // A store into an object this method allocated builds a local value.
             return;
         }
-        // The receiver of a call that locks it is the lock, not data the call uses.
-        let skip = usize::from(cx.receiver_locked);
+        // The receiver of a call is the object it operates on (its current state), not a
+        // value it uses; so is an object whose own lock protects the access.
+        let skip = usize::from(cx.receiver_locked || cx.receiver);
         for g in inputs.iter_mut().skip(skip) {
             let Some(o) = g.0 else { continue };
             if o.owned && !(cx.stores && cx.place == o.place) {
@@ -187,6 +233,16 @@ impl Analysis for StaleValue {
             // A value returned is the caller's to use (the whole-program causal rule follows
             // it across methods).
             StepKind::Return => return Ghost(None),
+            StepKind::Compute if inputs.iter().any(Ghost::is_clock) => {
+                return Ghost::clock()
+            }
+            StepKind::Call(CallEffect::Plain {
+                returns: Returns::Clock,
+            }) => return Ghost::clock(),
+            StepKind::Compute | StepKind::Branch => Self::revalidate(inputs),
+            _ => {}
+        }
+        match cx.kind {
             // Arithmetic is not yet a use: the result carries the staleness to where it is used
             // (stored, passed, tested). So is a call that computes its result from its
             // arguments alone (`workerCountOf(c)`, `Integer.valueOf(n)`).

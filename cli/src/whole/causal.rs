@@ -452,14 +452,32 @@ impl Run<'_> {
         }
     }
 
-    /// A value `v` is written into `dst`, inside a region (recording pass).
+    /// A value `v` is written into `dst`, inside a region (recording pass). Only a value of the
+    /// variable written makes an edge: the stale value goes back where it came from (a lost
+    /// update), or decides a write of the state it was read from (check-then-act). A value of
+    /// one variable copied into another is not a stale value of either.
+    ///
+    /// A stale value that meets a fresh read of the same variable (the write's region re-reads
+    /// it and compares, or decides on the new value too: double-checked) is superseded by it.
     fn flow(&mut self, v: Val, dst: GAccess, entry_at: u32, enter_site: u32) {
-        let fresh = v.left & self.atomic & !self.flowed;
-        for b in bits(fresh) {
+        let stale = v.left & self.atomic & !self.flowed;
+        if stale == 0 {
+            return;
+        }
+        let current: Vec<Var> = bits(v.src & self.atomic & !v.left)
+            .filter_map(|b| match self.srcs[b] {
+                Src::Atomic(g) => Some(g.var),
+                _ => None,
+            })
+            .collect();
+        for b in bits(stale) {
             if self.out.flows.len() >= MAX_LIST {
                 break;
             }
             if let Src::Atomic(src) = self.srcs[b] {
+                if src.var != dst.var || current.contains(&src.var) {
+                    continue;
+                }
                 self.flowed |= 1 << b;
                 self.out.flows.push(Flow {
                     src,
@@ -545,8 +563,13 @@ impl Run<'_> {
         }
         let args = data.or(ctl);
         let flowing = data.or(self.ctl_flow(ctl));
-        let mut result = args;
-        let outer = Self::own(cx.caller_region);
+        // A snapshot depends on what was asked for (`get(key)`); the outcome of the thread's own
+        // update, a view or a compare-and-set's answer is not data of the arguments.
+        let mut result = if returns == Returns::Shared { args } else { ctl };
+        // The value leaves when the outermost region around the call ends: the call's own, or
+        // an enclosing one of this method, or never here when the caller holds the lock for the
+        // whole method.
+        let outer = cx.outer.map(|(_, site)| site);
         if let Some(var) = var {
             if cx.record {
                 self.access(cx.at, var, access, Some(cx.at));
@@ -558,12 +581,14 @@ impl Run<'_> {
                     site: cx.at,
                     loc: self.loc(cx.at),
                 };
+                // A compare-and-set or a conditional update checks the state it writes: no
+                // stale value or stale decision reaches it, here or in a caller.
                 if kind != RegionCall::Validating {
                     self.flow(flowing, dst, cx.at, cx.at);
-                }
-                push_capped(&mut self.out.summary.writes, dst);
-                for p in bits(args.src & PARAM_MASK) {
-                    push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                    push_capped(&mut self.out.summary.writes, dst);
+                    for p in bits(args.src & PARAM_MASK) {
+                        push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                    }
                 }
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
@@ -683,8 +708,17 @@ impl Run<'_> {
         if cx.record {
             let arg = |k: u8| inputs.get(k as usize).copied().unwrap_or_default();
             let fctl = self.ctl_flow(ctl);
+            // The receiver is the object the callee works on, not a value it writes.
+            let receiver = usize::from(
+                code.insns
+                    .get(cx.at as usize)
+                    .is_some_and(|i| matches!(i.op, Op::Invoke(k, _) if k != crate::bytecode::InvokeKind::Static)),
+            );
             for s in &summaries {
                 for &(slot, w) in &s.param_writes {
+                    if (slot as usize) < receiver {
+                        continue;
+                    }
                     let v = arg(slot).or(ctl);
                     self.flow(arg(slot).or(fctl), w, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, w);
@@ -692,12 +726,11 @@ impl Run<'_> {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, w));
                     }
                 }
+                // A condition of the caller does not make an edge into the callee's own
+                // regions: the callee decides on the state it reads there itself. (Values
+                // passed in, above, do.)
                 for &w in &s.writes {
-                    self.flow(fctl, w, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, w);
-                    for p in bits(ctl.src & PARAM_MASK) {
-                        push_capped(&mut self.out.summary.param_writes, (p as u8, w));
-                    }
                 }
                 for &(slot, var, loc) in &s.param_plain_writes {
                     let v = arg(slot).or(fctl);
@@ -821,7 +854,7 @@ impl Analysis for Run<'_> {
                 }
                 _ => union(inputs).or(ctl),
             },
-            StepKind::Sink => {
+            StepKind::Sink | StepKind::Branch => {
                 match op {
                     Op::PutField(_) if inputs.first().is_some_and(|o| o.local) => {}
                     Op::PutField(r) | Op::PutStatic(r) => {
@@ -882,8 +915,15 @@ impl Analysis for Run<'_> {
 
 /// Control dependence per block (Ferrante, Ottenstein and Warren over the post-dominator tree,
 /// normal edges only): the branch instructions each block depends on, nested ones included
-/// (the paper's `IS`), at most 16.
-fn control_dependence(cfg: &Cfg) -> Vec<Vec<u32>> {
+/// (the paper's `IS`), at most 16. An `assert` decides nothing: a branch one of whose targets
+/// throws an `AssertionError` is no condition of what follows.
+fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Vec<u32>> {
+    let asserts = |b: usize| {
+        let blk = &cfg.blocks[b];
+        code.insns[blk.start as usize..blk.end as usize]
+            .iter()
+            .any(|i| matches!(i.op, Op::New(r) if &*class.member(r).class == "java/lang/AssertionError"))
+    };
     let n = cfg.blocks.len();
     let exit = n;
     // Post-order of the reverse graph from the virtual exit.
@@ -968,7 +1008,7 @@ fn control_dependence(cfg: &Cfg) -> Vec<Vec<u32>> {
     // ipdom(a) (exclusive) depend on a's branch.
     let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (a, blk) in cfg.blocks.iter().enumerate() {
-        if blk.succs.len() < 2 {
+        if blk.succs.len() < 2 || blk.succs.iter().any(|&s| asserts(s as usize)) {
             continue;
         }
         let stop = if ipdom[a] == UNDEF { exit } else { ipdom[a] };
@@ -1040,7 +1080,7 @@ fn analyse(
         class,
         code,
         block_of: &cfg.block_of,
-        ctrl: control_dependence(&cfg),
+        ctrl: control_dependence(&cfg, class, code),
         calls,
         nparams,
         branch: FxHashMap::default(),
