@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::analysis::engine::MethodCx;
+use crate::analysis::guards::{self, GuardQuery};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::parse::parse_class;
 use crate::bytecode::Class;
@@ -150,7 +151,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let total = stats.classes;
     let done = AtomicUsize::new(0);
     let methods = AtomicUsize::new(0);
-    let per_class: Vec<(Vec<Diagnostic>, Vec<InputProblem>)> = program
+    let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
         .classes
         .par_iter()
         .enumerate()
@@ -164,11 +165,20 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
             out
         })
         .collect();
-    let mut diagnostics = Vec::new();
+    let mut found: Vec<Guarded> = Vec::new();
     for (d, p) in per_class {
-        diagnostics.extend(d);
+        found.extend(d);
         problems.extend(p);
     }
+    // A value read and used inside one enclosing critical section stays a finding only if a
+    // writer of what it read does not hold that lock.
+    let queries: Vec<GuardQuery> = found.iter().filter_map(|(_, q)| *q).collect();
+    let guarded = guards::answer(&program, &queries);
+    let mut diagnostics: Vec<Diagnostic> = found
+        .into_iter()
+        .filter(|(_, q)| q.is_none_or(|q| !guarded.contains(&q)))
+        .map(|(d, _)| d)
+        .collect();
     stats.methods = methods.load(Ordering::Relaxed);
     stats.analysis_time = t3.elapsed();
 
@@ -293,13 +303,16 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
+/// A per-method finding, and the guard question it stands on (see [`guards`]).
+type Guarded = (Diagnostic, Option<GuardQuery>);
+
 fn analyse_class(
     program: &Program,
     class_id: u32,
     class: &Class,
     rules: &[RuleId],
     methods: &AtomicUsize,
-) -> (Vec<Diagnostic>, Vec<InputProblem>) {
+) -> (Vec<Guarded>, Vec<InputProblem>) {
     let mut diags = Vec::new();
     let mut problems = Vec::new();
     for method in &class.methods {
@@ -328,9 +341,12 @@ fn analyse_class(
             )
         };
         match result {
-            Ok(Ok(findings)) => {
-                diags.extend(findings.iter().map(|f| explain(class, method, code, f)))
-            }
+            Ok(Ok(findings)) => diags.extend(findings.iter().map(|f| {
+                let query = f.enclosing.and_then(|(lock, place, state)| {
+                    guards::query(program, class_id, lock, place, state)
+                });
+                (explain(class, method, code, f), query)
+            })),
             Ok(Err(e)) => problems.push(InputProblem::error(
                 class.path.clone(),
                 format!("method {} was not analysed: {e}", where_()),

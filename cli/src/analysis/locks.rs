@@ -390,9 +390,7 @@ impl ThreadSafeList {
             Returns::Nothing
         } else if self.views.contains(name) {
             Returns::View
-        } else if self.copies.contains(name)
-            || self.state_access(name) & STATE_WRITE != 0
-            || checks
+        } else if self.copies.contains(name) || self.state_access(name) & STATE_WRITE != 0 || checks
         {
             Returns::Owned
         } else {

@@ -99,7 +99,7 @@ impl FieldFacts {
 /// The methods of a class that only run while it is being constructed: constructors, the class
 /// initializer, and private methods called only from those (transitively) and never captured
 /// as a lambda or method reference.
-fn init_only_methods(c: &Class) -> Vec<bool> {
+pub fn init_only_methods(c: &Class) -> Vec<bool> {
     let n = c.methods.len();
     let mut init: Vec<bool> = c
         .methods

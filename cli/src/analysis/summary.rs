@@ -476,16 +476,18 @@ impl engine::Observer for FreshReturns<'_> {
 pub fn compute_clocks(p: &mut Program) {
     let calls_a_clock = |p: &Program, ci: usize, m: &crate::bytecode::Method| {
         let c = &p.classes[ci];
-        m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op {
-            Op::Invoke(_, r) => {
-                let mr = c.member(r);
-                p.thread_safe.is_clock(&mr.class, &mr.name)
-                    || p
-                        .resolved(ci as u32, r)
-                        .is_some_and(|t| p.summary(t).returns_clock)
-            }
-            _ => false,
-        })
+        m.code
+            .iter()
+            .flat_map(|code| &code.insns)
+            .any(|i| match i.op {
+                Op::Invoke(_, r) => {
+                    let mr = c.member(r);
+                    p.thread_safe.is_clock(&mr.class, &mr.name)
+                        || p.resolved(ci as u32, r)
+                            .is_some_and(|t| p.summary(t).returns_clock)
+                }
+                _ => false,
+            })
     };
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;

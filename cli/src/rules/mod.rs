@@ -11,7 +11,7 @@ pub mod stale_value;
 use serde::Serialize;
 
 use crate::analysis::engine::{self, Both, EngineError, MethodCx};
-use crate::analysis::locks::{self, Caller};
+use crate::analysis::locks::{self, Caller, LockId, Sym};
 
 /// Rule identifiers. The string ids are fixed and public.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -189,6 +189,11 @@ pub struct Finding {
     /// Other stale values of the same cause, folded into this finding (see [`collapse`]):
     /// `(read_at, use_at)` of each.
     pub also: Vec<(u32, u32)>,
+    /// The value was read and used inside one enclosing critical section, still held: its lock,
+    /// the location read and whether it is a thread-safe object's state. The finding stands
+    /// only if some writer of that location does not hold the lock
+    /// ([`crate::analysis::guards`]).
+    pub enclosing: Option<(LockId, Sym, bool)>,
 }
 
 /// One finding per cause: the findings of a rule in one method that share a use (one statement

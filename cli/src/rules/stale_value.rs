@@ -32,6 +32,11 @@ pub struct Origin {
     /// its location (this thread overwrote the location since). Not a snapshot others make
     /// stale; reported only when written back to where it came from (a lost update).
     pub owned: bool,
+    /// Read from the state of a thread-safe object (a call), not a field's value.
+    pub state: bool,
+    /// The enclosing critical section `(lock, site)` around the one it was read in, while it is
+    /// still held.
+    pub outer: Option<(LockId, u32)>,
 }
 
 /// The ghost state of one register: `None` when not from a critical section.
@@ -57,6 +62,8 @@ impl Ghost {
                 lock: a.lock,
                 place: a.place,
                 owned: a.owned && b.owned,
+                state: a.state,
+                outer: if a.outer == b.outer { a.outer } else { None },
             };
         }
         let key = |o: &Origin| {
@@ -89,6 +96,8 @@ impl Ghost {
             lock: None,
             place: Sym::Unknown,
             owned: false,
+            state: false,
+            outer: None,
         }))
     }
 
@@ -123,7 +132,9 @@ impl StaleValue {
             return;
         }
         for g in inputs.iter_mut() {
-            if g.0.is_some_and(|o| o.stale_at.is_some() && fresh.contains(&o.place)) {
+            if g.0
+                .is_some_and(|o| o.stale_at.is_some() && fresh.contains(&o.place))
+            {
                 *g = Ghost(None);
             }
         }
@@ -170,6 +181,7 @@ impl StaleValue {
                         boundary_at: Some(stale_at),
                         age: Some(o.age as u32),
                         also: Vec::new(),
+                        enclosing: o.outer.map(|(lock, _)| (lock, o.place, o.state)),
                     });
                 }
                 // Reported: from here on the value counts as fresh (one report per value).
@@ -204,6 +216,14 @@ fn read_here(cx: &StepCx, region: Option<u32>) -> Ghost {
         lock: if Some(r) == cx.region { cx.lock } else { None },
         place: cx.place,
         owned: false,
+        state: matches!(
+            cx.kind,
+            StepKind::Call(CallEffect::Region {
+                kind: RegionCall::ThreadSafeLibrary | RegionCall::Validating,
+                ..
+            })
+        ),
+        outer: cx.outer.filter(|&(_, site)| site != r),
     }))
 }
 
@@ -233,9 +253,7 @@ impl Analysis for StaleValue {
             // A value returned is the caller's to use (the whole-program causal rule follows
             // it across methods).
             StepKind::Return => return Ghost(None),
-            StepKind::Compute if inputs.iter().any(Ghost::is_clock) => {
-                return Ghost::clock()
-            }
+            StepKind::Compute if inputs.iter().any(Ghost::is_clock) => return Ghost::clock(),
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Clock,
             }) => return Ghost::clock(),
@@ -329,6 +347,9 @@ impl Analysis for StaleValue {
             RegionEvent::Exit { site, at, .. } => {
                 if o.region == site && o.released_at.is_none() {
                     o.released_at = Some(at);
+                }
+                if o.outer.is_some_and(|(_, s)| s == site) {
+                    o.outer = None;
                 }
             }
         }

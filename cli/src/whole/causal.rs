@@ -565,7 +565,11 @@ impl Run<'_> {
         let flowing = data.or(self.ctl_flow(ctl));
         // A snapshot depends on what was asked for (`get(key)`); the outcome of the thread's own
         // update, a view or a compare-and-set's answer is not data of the arguments.
-        let mut result = if returns == Returns::Shared { args } else { ctl };
+        let mut result = if returns == Returns::Shared {
+            args
+        } else {
+            ctl
+        };
         // The value leaves when the outermost region around the call ends: the call's own, or
         // an enclosing one of this method, or never here when the caller holds the lock for the
         // whole method.
@@ -642,7 +646,10 @@ impl Run<'_> {
         }
         let outs = self.outs;
         let views = self.views;
-        let summaries: Vec<&Summary> = self
+        // The callees' summaries, with their nodes: a value read, or written, in a callee's
+        // own regions makes an edge here; one a callee took from its own callees is too far
+        // away to be evidence (it stays a value, with no source).
+        let summaries: Vec<(u32, &Summary)> = self
             .calls
             .get(&cx.at)
             .map(|&ci| {
@@ -655,7 +662,7 @@ impl Run<'_> {
                             this_held: c.this_held,
                         })
                     })
-                    .filter_map(|n| outs[n].as_ref().map(|o| &o.summary))
+                    .filter_map(|n| outs[n].as_ref().map(|o| (n as u32, &o.summary)))
                     .collect()
             })
             .unwrap_or_default();
@@ -670,13 +677,13 @@ impl Run<'_> {
         let outer = Self::own(cx.caller_region);
         let mut result = ctl;
         let mut k = 1u32;
-        for s in &summaries {
+        for &(callee, s) in &summaries {
             for slot in bits(s.ret_params) {
                 if let Some(v) = inputs.get(slot) {
                     result = result.or(*v);
                 }
             }
-            for g in &s.ret_reads {
+            for g in s.ret_reads.iter().filter(|g| g.node == callee) {
                 let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
                 k += 1;
                 result.src |= bit;
@@ -709,18 +716,18 @@ impl Run<'_> {
             let arg = |k: u8| inputs.get(k as usize).copied().unwrap_or_default();
             let fctl = self.ctl_flow(ctl);
             // The receiver is the object the callee works on, not a value it writes.
-            let receiver = usize::from(
-                code.insns
-                    .get(cx.at as usize)
-                    .is_some_and(|i| matches!(i.op, Op::Invoke(k, _) if k != crate::bytecode::InvokeKind::Static)),
-            );
-            for s in &summaries {
+            let receiver = usize::from(code.insns.get(cx.at as usize).is_some_and(
+                |i| matches!(i.op, Op::Invoke(k, _) if k != crate::bytecode::InvokeKind::Static),
+            ));
+            for &(callee, s) in &summaries {
                 for &(slot, w) in &s.param_writes {
                     if (slot as usize) < receiver {
                         continue;
                     }
                     let v = arg(slot).or(ctl);
-                    self.flow(arg(slot).or(fctl), w, cx.at, cx.at);
+                    if w.node == callee {
+                        self.flow(arg(slot).or(fctl), w, cx.at, cx.at);
+                    }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, w));
@@ -920,9 +927,9 @@ impl Analysis for Run<'_> {
 fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Vec<u32>> {
     let asserts = |b: usize| {
         let blk = &cfg.blocks[b];
-        code.insns[blk.start as usize..blk.end as usize]
-            .iter()
-            .any(|i| matches!(i.op, Op::New(r) if &*class.member(r).class == "java/lang/AssertionError"))
+        code.insns[blk.start as usize..blk.end as usize].iter().any(
+            |i| matches!(i.op, Op::New(r) if &*class.member(r).class == "java/lang/AssertionError"),
+        )
     };
     let n = cfg.blocks.len();
     let exit = n;
