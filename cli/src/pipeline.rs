@@ -172,8 +172,15 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     }
     // A value read and used inside one enclosing critical section stays a finding only if a
     // writer of what it read does not hold that lock.
+    let t_guards = Instant::now();
     let queries: Vec<GuardQuery> = found.iter().filter_map(|(_, q)| *q).collect();
     let guarded = guards::answer(&program, &queries);
+    stats.profile.push(format!(
+        "guards: {} queries, {} guarded, in {:?}",
+        queries.len(),
+        guarded.len(),
+        t_guards.elapsed()
+    ));
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
         .filter(|(_, q)| q.is_none_or(|q| !guarded.contains(&q)))

@@ -146,8 +146,15 @@ impl Program {
         p.summaries = summaries;
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
-        summary::compute_fresh(&mut p);
-        summary::compute_clocks(&mut p);
+        let t_fresh = std::time::Instant::now();
+        let (looked, factories) = summary::compute_fresh(&mut p, &callers);
+        let t_clocks = std::time::Instant::now();
+        summary::compute_clocks(&mut p, &callers);
+        p.profile.push(format!(
+            "summaries: factories {:?} ({factories} of {looked} looked at), clocks {:?}",
+            t_clocks - t_fresh,
+            t_clocks.elapsed()
+        ));
         p.profile.push(format!(
             "summaries: resolve+thread-safe fields {t_index:?}, direct+propagate {t1:?}, returns {:?}",
             t.elapsed() - t1

@@ -115,6 +115,13 @@ pub struct StepCx {
     pub receiver_locked: bool,
     /// The first input is the receiver of an instance call.
     pub receiver: bool,
+    /// A call that only reads the state of a thread-safe object and takes only references
+    /// (`get(key)`, `containsKey(key)`): a lookup of the current state for its arguments.
+    pub lookup: bool,
+    /// The call is a single-writer publication of `place` (`lazySet`, `setRelease`,
+    /// `setOpaque`): the idiom of a thread that owns the value (see `publish` in the data
+    /// file).
+    pub publishes: bool,
     /// The instruction stores into an object or array this method allocated (no other thread
     /// sees it yet): building a local value, not writing shared state.
     pub local_target: bool,
@@ -603,6 +610,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             stores: false,
             receiver_locked: false,
             receiver: false,
+            lookup: false,
+            publishes: false,
             local_target: false,
             lock,
             outer,
@@ -906,6 +915,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             stores: at.stores,
             receiver_locked: at.receiver_locked,
             receiver: false,
+            lookup: false,
+            publishes: false,
             local_target: at.local_target,
             lock: f.locks.innermost(),
             outer: f.locks.outermost(),
@@ -975,6 +986,15 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         self.take_inputs(f, nargs, i)?;
         let produces = ret > 0;
         let region = f.locks.current();
+        // The location a call reads or writes: the state of the thread-safe object it is made
+        // on. (A method of the program reads whatever its code reads, not "its receiver".)
+        let place = match effect {
+            CallEffect::Region {
+                kind: RegionCall::ThreadSafeLibrary | RegionCall::Validating,
+                ..
+            } => receiver,
+            _ => Sym::Unknown,
+        };
         let (receiver_locked, stores) = match effect {
             CallEffect::Region {
                 lock, kind: why, ..
@@ -1009,17 +1029,21 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     caller_region: region,
                     record,
                     produces,
-                    place: receiver,
+                    place,
                     stores,
                     receiver_locked,
                     receiver: kind != InvokeKind::Static,
+                    lookup: matches!(why, RegionCall::ThreadSafeLibrary)
+                        && self.cx.program.thread_safe.state_access(&m.name) == locks::STATE_READ
+                        && crate::bytecode::reference_params_only(&m.desc),
+                    publishes: stores && self.cx.program.thread_safe.is_publish(&m.name),
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
                 };
                 let v = a.transfer(&cx, &mut self.buf);
                 if stores {
-                    stored(a, f, receiver);
+                    stored(a, f, place);
                 }
                 let boolean = m.desc.ends_with(")Z");
                 if produces {
@@ -1061,10 +1085,12 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     caller_region: region,
                     record,
                     produces,
-                    place: receiver,
+                    place,
                     stores: false,
                     receiver_locked: false,
                     receiver: kind != InvokeKind::Static,
+                    lookup: false,
+                    publishes: false,
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),

@@ -255,6 +255,8 @@ pub struct ThreadSafeList {
     inherited: FxHashSet<String>,
     /// Methods that replace the whole value of an atomic (`set`, `lazySet`).
     sets: FxHashSet<String>,
+    /// Single-writer publications (`lazySet`, `setRelease`, `setOpaque`).
+    publishes: FxHashSet<String>,
     /// Message APIs: classes, or `class.method`.
     formats: FxHashSet<String>,
     /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
@@ -310,6 +312,7 @@ impl ThreadSafeList {
                 "validating" => &mut self.validating,
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
+                "publish" => &mut self.publishes,
                 "copy" => &mut self.copies,
                 "format" => &mut self.formats,
                 "plain" => &mut self.plain,
@@ -374,6 +377,12 @@ impl ThreadSafeList {
     /// read from the object before is no longer in it.
     pub fn is_set(&self, name: &str) -> bool {
         self.sets.contains(name)
+    }
+
+    /// Whether method `name` of a thread-safe object is a single-writer publication
+    /// (`lazySet`, `setRelease`, `setOpaque`): its caller owns the object's value.
+    pub fn is_publish(&self, name: &str) -> bool {
+        self.publishes.contains(name)
     }
 
     /// Whether a call only turns its arguments into text (see `format` in the data file).
@@ -565,6 +574,9 @@ pub enum CallTarget {
         returns: bool,
         maybe_thread_safe: bool,
         reads_heap: bool,
+        /// A method of an I/O class of the platform: its result is the outcome of this
+        /// thread's own I/O.
+        io: bool,
     },
     /// A method with a summary.
     Method {
@@ -633,6 +645,7 @@ pub fn resolve_call(
                     returns,
                     maybe_thread_safe: false,
                     reads_heap: true,
+                    io: false,
                 };
             }
             let (returns, validates) = ts.library_call(name, &r.desc, returns);
@@ -648,6 +661,7 @@ pub fn resolve_call(
             returns,
             maybe_thread_safe,
             reads_heap: unknown_reads_heap(ts, class, kind),
+            io: instance && super::sharing::is_io(class),
         };
     };
     let s = p.summary(target);
@@ -731,13 +745,16 @@ pub fn call_effect(
             returns,
             maybe_thread_safe,
             reads_heap,
+            io,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
                 return field_call(returns);
             }
             match p.config.unknown_calls {
                 crate::config::UnknownCalls::NoLock => CallEffect::Plain {
-                    returns: if reads_heap {
+                    returns: if io && returns {
+                        Returns::Owned
+                    } else if reads_heap {
                         Returns::Shared
                     } else {
                         Returns::Nothing
@@ -910,7 +927,7 @@ pub fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
         .and_then(|c| c.insns.get(at as usize))
         .map(|i| &i.op)
     {
-        Some(crate::bytecode::Op::New(_)) => true,
+        Some(crate::bytecode::Op::New(_) | crate::bytecode::Op::NewArray(_)) => true,
         Some(crate::bytecode::Op::Invoke(_, r)) => caller
             .program
             .resolved(caller.class_id, *r)

@@ -21,6 +21,23 @@ pub fn is_platform(class: &str) -> bool {
     PLATFORM_PREFIXES.iter().any(|p| class.starts_with(p))
 }
 
+/// Classes of the platform that do I/O, by internal-name prefix. A call on one returns the
+/// outcome of this thread's own I/O (a byte count, a record read), not shared state; the
+/// whole-program views leave their fields out (I/O is shared on purpose and its sequences are
+/// not atomic).
+pub const IO_PREFIXES: &[&str] = &[
+    "java/io/",
+    "java/nio/",
+    "java/net/",
+    "javax/net/",
+    "sun/nio/",
+    "java/util/logging/",
+];
+
+pub fn is_io(class: &str) -> bool {
+    IO_PREFIXES.iter().any(|p| class.starts_with(p))
+}
+
 /// Program-wide field facts, by field id (contiguous per class, in declaration order).
 #[derive(Debug, Default)]
 pub struct FieldFacts {

@@ -381,33 +381,35 @@ impl Analysis for ReturnsShared {
 /// Compute `returns_fresh` for every method that returns an object and allocates one: a factory
 /// returns, on every path, an object allocated here, a constant, or the result of another
 /// factory. In rounds, so that factories calling factories are found.
-pub fn compute_fresh(p: &mut Program) {
-    let candidates: Vec<MethodId> = p
+pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
+    let returns_object = |m: &crate::bytecode::Method| {
+        m.descriptor.ends_with(';')
+            || m.descriptor.rsplit(')').next().is_some_and(|r| r.starts_with('['))
+    };
+    // Round one: the methods that return an object and allocate one; later rounds: their
+    // callers that return an object (a factory calling a factory).
+    let mut todo: Vec<MethodId> = p
         .classes
-        .iter()
+        .par_iter()
         .enumerate()
-        .flat_map(|(ci, c)| {
+        .flat_map_iter(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
                 let code = m.code.as_ref()?;
-                let returns_object = m.descriptor.ends_with(';')
-                    || m.descriptor
-                        .rsplit(')')
-                        .next()
-                        .is_some_and(|r| r.starts_with('['));
                 let allocates = code
                     .insns
                     .iter()
-                    .any(|i| matches!(i.op, Op::New(_) | Op::NewArray(_) | Op::Invoke(..)));
-                (returns_object && allocates).then_some(MethodId {
+                    .any(|i| matches!(i.op, Op::New(_) | Op::NewArray(_)));
+                (returns_object(m) && allocates).then_some(MethodId {
                     class: ci as u32,
                     method: mi as u32,
                 })
             })
         })
         .collect();
-    let mut todo = candidates;
+    let (mut looked, mut factories) = (0, 0);
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
+        looked += todo.len();
         let found: Vec<MethodId> = todo
             .par_iter()
             .copied()
@@ -416,106 +418,132 @@ pub fn compute_fresh(p: &mut Program) {
         if found.is_empty() {
             break;
         }
+        factories += found.len();
         for &id in &found {
             p.summary_mut(id).returns_fresh = true;
         }
-        todo.retain(|id| !p.summary(*id).returns_fresh);
+        let prog: &Program = p;
+        todo = found
+            .iter()
+            .flat_map(|m| callers[m.class as usize][m.method as usize].iter().copied())
+            .filter(|&c| {
+                !prog.summary(c).returns_fresh
+                    && prog.method(c).code.is_some()
+                    && returns_object(prog.method(c))
+            })
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
     }
+    (looked, factories)
 }
 
+/// Whether every `areturn` of a method returns an object allocated here, a constant, or the
+/// result of a factory found before. Read off the code as compilers emit it (`new X; dup; ...;
+/// invokespecial X.<init>` leaves the new object on the stack), with a local followed back to
+/// its stores; no dataflow.
 fn returns_fresh(p: &Program, id: MethodId) -> bool {
-    let mut o = FreshReturns {
-        p,
-        id,
-        fresh: true,
-        returned: false,
+    let c = p.class(id.class);
+    let Some(code) = &p.method(id).code else {
+        return false;
     };
-    engine::run_method(p, id, false, &mut engine::Observing(&mut o)).is_ok()
-        && o.fresh
-        && o.returned
-}
-
-/// Whether every `areturn` of a method returns a fresh object (see [`compute_fresh`]).
-struct FreshReturns<'p> {
-    p: &'p Program,
-    id: MethodId,
-    fresh: bool,
-    returned: bool,
-}
-
-impl engine::Observer for FreshReturns<'_> {
-    fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
-        let Some(code) = &self.p.method(self.id).code else {
-            return;
-        };
-        if !matches!(
-            code.insns.get(at as usize).map(|i| &i.op),
-            Some(Op::Return(1))
-        ) {
-            return;
+    let mut returns = 0;
+    for (j, i) in code.insns.iter().enumerate() {
+        if matches!(i.op, Op::Return(1)) {
+            returns += 1;
+            if !fresh_before(p, id, c, code, j, 2) {
+                return false;
+            }
         }
-        self.returned = true;
-        let fresh = match frame.stack.last().map(|s| s.sym) {
-            Some(locks::Sym::Value(k)) => match code.insns.get(k as usize).map(|i| &i.op) {
-                Some(Op::New(_) | Op::NewArray(_) | Op::Const(_)) => true,
-                Some(Op::Invoke(_, r)) => self
-                    .p
-                    .resolved(self.id.class, *r)
-                    .is_some_and(|t| self.p.summary(t).returns_fresh),
-                _ => false,
-            },
-            _ => false,
-        };
-        self.fresh &= fresh;
+    }
+    returns > 0
+}
+
+/// Whether what the instructions before `end` leave on top of the stack is fresh (see
+/// [`returns_fresh`]); `depth` bounds how far locals are followed.
+fn fresh_before(
+    p: &Program,
+    id: MethodId,
+    c: &crate::bytecode::Class,
+    code: &crate::bytecode::Code,
+    end: usize,
+    depth: u32,
+) -> bool {
+    let Some(prev) = end.checked_sub(1).and_then(|k| code.insns.get(k)) else {
+        return false;
+    };
+    match prev.op {
+        Op::Const(_) | Op::NewArray(_) => true,
+        Op::CheckCast => fresh_before(p, id, c, code, end - 1, depth),
+        Op::Invoke(_, r) => {
+            &*c.member(r).name == "<init>"
+                || p.resolved(id.class, r)
+                    .is_some_and(|t| p.summary(t).returns_fresh)
+        }
+        Op::Load(k, 1) if depth > 0 => code.insns.iter().enumerate().all(|(j, i)| match i.op {
+            Op::Store(s, 1) if s == k => fresh_before(p, id, c, code, j, depth - 1),
+            _ => true,
+        }),
+        _ => false,
     }
 }
 
 /// Compute `returns_clock` for the methods that return a number computed from a clock reading on
 /// every path (`currentElapsedTime() { return System.nanoTime() / 1000000; }`), in rounds so that
 /// wrappers of wrappers are found.
-pub fn compute_clocks(p: &mut Program) {
-    let calls_a_clock = |p: &Program, ci: usize, m: &crate::bytecode::Method| {
-        let c = &p.classes[ci];
-        m.code
-            .iter()
-            .flat_map(|code| &code.insns)
-            .any(|i| match i.op {
-                Op::Invoke(_, r) => {
-                    let mr = c.member(r);
-                    p.thread_safe.is_clock(&mr.class, &mr.name)
-                        || p.resolved(ci as u32, r)
-                            .is_some_and(|t| p.summary(t).returns_clock)
-                }
-                _ => false,
-            })
+pub fn compute_clocks(p: &mut Program, callers: &Callers) {
+    let number = |m: &crate::bytecode::Method| {
+        matches!(m.descriptor.rsplit(')').next(), Some("J" | "I" | "D"))
     };
-    for _ in 0..RETURN_ROUNDS {
-        let prog: &Program = p;
-        let found: Vec<MethodId> = prog
-            .classes
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(ci, c)| {
-                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                    let id = MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
-                    };
-                    let number = matches!(m.descriptor.rsplit(')').next(), Some("J" | "I" | "D"));
-                    (number
-                        && !prog.summary(id).returns_clock
-                        && calls_a_clock(prog, ci, m)
-                        && returns_clock(prog, id))
-                    .then_some(id)
+    // Round one: the methods that call a clock of the platform; later rounds: the callers of
+    // those found.
+    let prog: &Program = p;
+    let mut todo: Vec<MethodId> = prog
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let calls_a_clock = m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op
+                {
+                    Op::Invoke(_, r) => {
+                        let mr = c.member(r);
+                        prog.thread_safe.is_clock(&mr.class, &mr.name)
+                    }
+                    _ => false,
+                });
+                (number(m) && calls_a_clock).then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
                 })
             })
+        })
+        .collect();
+    for _ in 0..RETURN_ROUNDS {
+        let prog: &Program = p;
+        let found: Vec<MethodId> = todo
+            .par_iter()
+            .copied()
+            .filter(|&id| returns_clock(prog, id))
             .collect();
         if found.is_empty() {
             break;
         }
-        for id in found {
+        for &id in &found {
             p.summary_mut(id).returns_clock = true;
         }
+        let prog: &Program = p;
+        todo = found
+            .iter()
+            .flat_map(|m| callers[m.class as usize][m.method as usize].iter().copied())
+            .filter(|&c| {
+                !prog.summary(c).returns_clock
+                    && prog.method(c).code.is_some()
+                    && number(prog.method(c))
+            })
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
     }
 }
 

@@ -330,6 +330,44 @@ pub enum Cond {
     Other,
 }
 
+/// Whether every parameter of a method descriptor is a reference (an object or an array).
+pub fn reference_params_only(desc: &str) -> bool {
+    let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {
+        return false;
+    };
+    let mut chars = params.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            'L' => {
+                for c in chars.by_ref() {
+                    if c == ';' {
+                        break;
+                    }
+                }
+            }
+            '[' => {
+                // The element type follows; an array is a reference whatever it holds.
+                let mut rest = chars.clone();
+                match rest.next() {
+                    Some('L') => {
+                        for c in chars.by_ref() {
+                            if c == ';' {
+                                break;
+                            }
+                        }
+                    }
+                    Some('[') => {}
+                    _ => {
+                        chars.next();
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Slots taken by a field descriptor: 2 for `J`/`D`, else 1.
 pub fn field_slots(desc: &str) -> u8 {
     match desc.as_bytes().first() {

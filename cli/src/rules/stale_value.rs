@@ -125,7 +125,7 @@ impl StaleValue {
         let fresh: Vec<Sym> = inputs
             .iter()
             .filter_map(|g| g.0)
-            .filter(|o| o.stale_at.is_none() && o.released_at.is_none() && o.place != Sym::Unknown)
+            .filter(|o| o.stale_at.is_none() && o.place != Sym::Unknown)
             .map(|o| o.place)
             .collect();
         if fresh.is_empty() {
@@ -169,6 +169,12 @@ impl StaleValue {
             let Some(o) = g.0 else { continue };
             if o.owned && !(cx.stores && cx.place == o.place) {
                 // The thread's own value: stale only where written back to its location.
+                continue;
+            }
+            if (cx.publishes || cx.lookup) && cx.place == o.place {
+                // `x.lazySet(x.get() + 1)`: the single-writer idiom, the writer's own value;
+                // `map.containsKey(key)` with a key read from the map before: a lookup of the
+                // current state, which re-checks rather than acts.
                 continue;
             }
             if let Some(stale_at) = o.stale_at {

@@ -586,8 +586,9 @@ impl Run<'_> {
                     loc: self.loc(cx.at),
                 };
                 // A compare-and-set or a conditional update checks the state it writes: no
-                // stale value or stale decision reaches it, here or in a caller.
-                if kind != RegionCall::Validating {
+                // stale value or stale decision reaches it, here or in a caller. A
+                // single-writer publication (`lazySet`) writes the writer's own value.
+                if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
                     self.flow(flowing, dst, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, dst);
                     for p in bits(args.src & PARAM_MASK) {

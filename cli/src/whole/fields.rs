@@ -9,16 +9,7 @@ use super::facts::FieldId;
 use crate::bytecode::acc;
 use crate::program::Program;
 
-/// Classes whose fields are left out of the views (I/O is shared on purpose and its sequences
-/// are not atomic), by internal-name prefix.
-pub const IO_PREFIXES: &[&str] = &[
-    "java/io/",
-    "java/nio/",
-    "java/net/",
-    "javax/net/",
-    "sun/nio/",
-    "java/util/logging/",
-];
+pub use crate::analysis::sharing::IO_PREFIXES;
 
 pub struct FieldTable {
     /// First field id of each class (prefix sums over declared fields).
