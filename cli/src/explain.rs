@@ -36,6 +36,14 @@ pub struct Diagnostic {
     /// The abstract threads involved (whole-program rules).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub threads: Vec<String>,
+    /// What makes it a finding, in a word (`write-back`, `same-object`, `check-then-act`...):
+    /// the evidence its level and rank come from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<&'static str>,
+    /// How sure and how serious, 0 to 100 (SARIF `rank`): from the evidence, the age and how
+    /// direct the flow is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -282,6 +290,8 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         age: f.age,
         steps,
         threads: Vec::new(),
+        evidence: Some(f.evidence.word()),
+        rank: Some(f.evidence.rank(f.age)),
     }
 }
 

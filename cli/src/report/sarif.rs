@@ -378,8 +378,8 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             }),
             thread_flows,
         }],
-        // Older stale values rank higher (Burrows and Leino's ordering by age).
-        rank: d.age.map(|a| (40.0 + 20.0 * a as f64).min(100.0)),
+        // From the evidence (see `Diagnostic::rank`); older stale values rank higher.
+        rank: d.rank.map(f64::from),
         partial_fingerprints: Default::default(),
         properties,
         baseline_state: None,

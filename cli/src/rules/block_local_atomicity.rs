@@ -77,6 +77,7 @@ impl Analysis for BlockLocal {
                         boundary_at: b.left_at,
                         age: None,
                         also: Vec::new(),
+                        evidence: super::Evidence::Use,
                         enclosing: None,
                     });
                 }

@@ -176,7 +176,26 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         age: None,
         steps,
         threads,
+        evidence: Some(if f.check { "check-then-act" } else { "lost-update" }),
+        rank: Some(rank(p, v, f, writer)),
     }
+}
+
+/// The rank of an edge: a lost update (the value written back) above a check-then-act (the
+/// write decided by it), a value read in this very method above one returned by a callee, and a
+/// writer that is another instance of a thread running this code, or a thread other than a
+/// program's `main`, above a `main` alone.
+fn rank(p: &Program, v: &Views, f: &Flow, writer: u32) -> u32 {
+    let mut r = if f.check { 55 } else { 70 };
+    if f.src.node == f.dst.node {
+        r += 10;
+    }
+    let t = &v.threads[writer as usize];
+    let only_main = t.entries.iter().all(|&m| &*p.method(m).name == "main");
+    if t.many || !only_main {
+        r += 10;
+    }
+    r
 }
 
 /// One finding per defect: a `causal-stale-value` finding in the same method and at the same
@@ -253,6 +272,8 @@ mod tests {
             age,
             steps: Vec::new(),
             threads: Vec::new(),
+            evidence: None,
+            rank: None,
         }
     }
 

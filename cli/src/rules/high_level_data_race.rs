@@ -682,6 +682,8 @@ fn explain(
         age: None,
         steps,
         threads,
+        evidence: None,
+        rank: None,
     }
 }
 

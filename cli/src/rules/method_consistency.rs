@@ -481,5 +481,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         age: None,
         steps,
         threads,
+        evidence: None,
+        rank: None,
     }
 }

@@ -189,11 +189,56 @@ pub struct Finding {
     /// Other stale values of the same cause, folded into this finding (see [`collapse`]):
     /// `(read_at, use_at)` of each.
     pub also: Vec<(u32, u32)>,
+    /// What makes it a finding (see [`Evidence`]).
+    pub evidence: Evidence,
     /// The value was read and used inside one enclosing critical section, still held: its lock,
     /// the location read and whether it is a thread-safe object's state. The finding stands
     /// only if some writer of that location does not hold the lock
     /// ([`crate::analysis::guards`]).
     pub enclosing: Option<(LockId, Sym, bool)>,
+}
+
+/// What a stale value is used for, from the strongest evidence of a defect to the weakest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Evidence {
+    /// Written back where it came from (`x.set(x.get() + 1)`): a lost update.
+    WriteBack,
+    /// Used on the object it came from: an index or key into it (`v.remove(v.size() - 1)`),
+    /// or the stale reference itself dereferenced.
+    SameObject,
+    /// Used inside a critical section of the lock it was read under (stored, passed).
+    SameLock,
+    /// Tested: it decides what happens next (check-then-act).
+    Decision,
+    /// Any other use after the new critical section began (passed on, printed).
+    Use,
+}
+
+impl Evidence {
+    /// The word for reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            Evidence::WriteBack => "write-back",
+            Evidence::SameObject => "same-object",
+            Evidence::SameLock => "same-lock",
+            Evidence::Decision => "decision",
+            Evidence::Use => "use",
+        }
+    }
+
+    /// The SARIF rank for a stale value of this evidence and age: older stale values rank
+    /// higher (Burrows and Leino's ordering by age).
+    pub fn rank(self, age: Option<u32>) -> u32 {
+        let base = match self {
+            Evidence::WriteBack => 85,
+            Evidence::SameObject => 75,
+            Evidence::SameLock => 65,
+            Evidence::Decision => 50,
+            Evidence::Use => 35,
+        };
+        let older = age.map_or(0, |a| 5 * a.saturating_sub(1).min(3));
+        (base + older).min(100)
+    }
 }
 
 /// One finding per cause: the findings of a rule in one method that share a use (one statement
@@ -215,6 +260,7 @@ pub fn collapse(mut findings: Vec<Finding>) -> Vec<Finding> {
         match out.iter_mut().find(|g| same_cause(g)) {
             Some(g) => {
                 g.age = g.age.max(f.age);
+                g.evidence = g.evidence.min(f.evidence);
                 g.also.push((f.read_at, f.use_at));
                 g.also.extend(f.also);
             }

@@ -7,7 +7,7 @@
 //! Invariant J2). A use of a stale value is reported once; the value is then fresh again, as
 //! ESC/Java assumes the failed assertion's negation downstream.
 
-use super::{Finding, RuleId};
+use super::{Evidence, Finding, RuleId};
 use crate::analysis::engine::{Analysis, RegionEvent, StepCx, StepKind};
 use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::fxhash::FxHashMap;
@@ -165,7 +165,9 @@ impl StaleValue {
         // The receiver of a call is the object it operates on (its current state), not a
         // value it uses; so is an object whose own lock protects the access.
         let skip = usize::from(cx.receiver_locked || cx.receiver);
-        for g in inputs.iter_mut().skip(skip) {
+        // A field or array access whose first input (the object) is not skipped dereferences it.
+        let derefs = skip == 0 && matches!(cx.kind, StepKind::HeapRead | StepKind::Sink);
+        for (i, g) in inputs.iter_mut().enumerate().skip(skip) {
             let Some(o) = g.0 else { continue };
             if o.owned && !(cx.stores && cx.place == o.place) {
                 // The thread's own value: stale only where written back to its location.
@@ -187,6 +189,7 @@ impl StaleValue {
                         boundary_at: Some(stale_at),
                         age: Some(o.age as u32),
                         also: Vec::new(),
+                        evidence: evidence(cx, &o, derefs && i == 0),
                         enclosing: o.outer.map(|(lock, _)| (lock, o.place, o.state)),
                     });
                 }
@@ -194,6 +197,26 @@ impl StaleValue {
                 *g = Ghost(None);
             }
         }
+    }
+}
+
+/// What the stale value `o` is used for at `cx` (`deref`: it is the object the instruction
+/// reads or writes through).
+fn evidence(cx: &StepCx, o: &Origin, deref: bool) -> Evidence {
+    let same_place = o.place != Sym::Unknown && cx.place == o.place;
+    if same_place && cx.stores {
+        Evidence::WriteBack
+    } else if same_place || deref {
+        Evidence::SameObject
+    } else if cx.kind == StepKind::Branch {
+        Evidence::Decision
+    } else if cx
+        .lock
+        .is_some_and(|l| o.lock.is_none_or(|own| own.related(l)))
+    {
+        Evidence::SameLock
+    } else {
+        Evidence::Use
     }
 }
 

@@ -174,6 +174,9 @@ pub struct Flow {
     pub entry_at: u32,
     /// The acquisition site of that region in this method (the call itself for a call).
     pub enter_site: u32,
+    /// The value only decides the write (a condition on it), it is not written: check-then-act
+    /// rather than a lost update.
+    pub check: bool,
 }
 
 /// Everything one node's analysis found.
@@ -459,7 +462,8 @@ impl Run<'_> {
     ///
     /// A stale value that meets a fresh read of the same variable (the write's region re-reads
     /// it and compares, or decides on the new value too: double-checked) is superseded by it.
-    fn flow(&mut self, v: Val, dst: GAccess, entry_at: u32, enter_site: u32) {
+    /// `data`: the sources that reach the write as data (the others, through a condition).
+    fn flow(&mut self, v: Val, data: u64, dst: GAccess, entry_at: u32, enter_site: u32) {
         let stale = v.left & self.atomic & !self.flowed;
         if stale == 0 {
             return;
@@ -485,6 +489,7 @@ impl Run<'_> {
                     dst,
                     entry_at,
                     enter_site,
+                    check: data & (1 << b) == 0,
                 });
             }
         }
@@ -492,7 +497,7 @@ impl Run<'_> {
 
     /// A write of `var` at `at` with value `v` (data and control), inside the own region
     /// `region` or outside every region (recording pass).
-    fn write(&mut self, at: u32, var: Var, v: Val, region: Option<u32>, loc: Loc) {
+    fn write(&mut self, at: u32, var: Var, v: Val, data: u64, region: Option<u32>, loc: Loc) {
         match Self::own(region) {
             Some(site) => {
                 let dst = GAccess {
@@ -501,7 +506,7 @@ impl Run<'_> {
                     site,
                     loc,
                 };
-                self.flow(v, dst, at, site);
+                self.flow(v, data, dst, at, site);
                 push_capped(&mut self.out.summary.writes, dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
@@ -589,7 +594,7 @@ impl Run<'_> {
                 // stale value or stale decision reaches it, here or in a caller. A
                 // single-writer publication (`lazySet`) writes the writer's own value.
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
-                    self.flow(flowing, dst, cx.at, cx.at);
+                    self.flow(flowing, data.src, dst, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, dst);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
@@ -727,7 +732,7 @@ impl Run<'_> {
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
-                        self.flow(arg(slot).or(fctl), w, cx.at, cx.at);
+                        self.flow(arg(slot).or(fctl), arg(slot).src, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
@@ -742,10 +747,10 @@ impl Run<'_> {
                 }
                 for &(slot, var, loc) in &s.param_plain_writes {
                     let v = arg(slot).or(fctl);
-                    self.write(cx.at, var, v, outer, loc);
+                    self.write(cx.at, var, v, arg(slot).src, outer, loc);
                 }
                 for &(var, loc) in &s.plain_writes {
-                    self.write(cx.at, var, fctl, outer, loc);
+                    self.write(cx.at, var, fctl, 0, outer, loc);
                 }
                 for &(i, j) in &s.param_pairs {
                     let v = arg(i).or(arg(j));
@@ -873,7 +878,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.field_var(r).0, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, cx.region, self.loc(at));
+                            self.write(at, var, w, value.src, cx.region, self.loc(at));
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
@@ -883,7 +888,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, cx.region, self.loc(at));
+                            self.write(at, var, w, value.src, cx.region, self.loc(at));
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
