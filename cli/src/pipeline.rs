@@ -11,14 +11,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::analysis::engine::MethodCx;
-use crate::analysis::guards::{self, GuardQuery};
+use crate::analysis::guards::{self, GuardQuery, GuardVar};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::parse::parse_class;
 use crate::bytecode::Class;
 use crate::config::AnalysisConfig;
 use crate::diag::InputProblem;
 use crate::explain::{explain, Diagnostic};
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::load::{self, Limits};
 use crate::program::Program;
 use crate::rules::{self, RuleId};
@@ -173,19 +173,31 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     // A value read and used inside one enclosing critical section stays a finding only if a
     // writer of what it read does not hold that lock.
     let t_guards = Instant::now();
-    let queries: Vec<GuardQuery> = found.iter().filter_map(|(_, q)| *q).collect();
-    let guarded = guards::answer(&program, &queries);
-    stats.profile.push(format!(
-        "guards: {} queries, {} guarded, in {:?}",
-        queries.len(),
-        guarded.len(),
-        t_guards.elapsed()
-    ));
+    let vars: FxHashSet<GuardVar> = found
+        .iter()
+        .flat_map(|(_, q)| q.guard.map(|g| g.var).into_iter().chain(q.var))
+        .collect();
+    let writes = guards::writes_of(&program, &vars);
+    let before = found.len();
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
-        .filter(|(_, q)| q.is_none_or(|q| !guarded.contains(&q)))
-        .map(|(d, _)| d)
+        .filter(|(_, q)| q.guard.is_none_or(|g| !writes.guarded(&g)))
+        // A look at a queue's head goes stale only when another method takes from it too.
+        .filter(|(_, q)| !q.head || q.var.is_some_and(|v| writes.taken_elsewhere(v, q.method)))
+        .map(|(mut d, q)| {
+            if let (Some(var), Some(e)) = (q.var, d.evidence.as_mut()) {
+                let w = if writes.written_elsewhere(var, q.method) { "elsewhere" } else { "self" };
+                *e = Box::leak(format!("{e}/{w}").into_boxed_str());
+            }
+            d
+        })
         .collect();
+    stats.profile.push(format!(
+        "guards: {} variables, {} findings guarded, in {:?}",
+        vars.len(),
+        before - diagnostics.len(),
+        t_guards.elapsed()
+    ));
     stats.methods = methods.load(Ordering::Relaxed);
     stats.analysis_time = t3.elapsed();
 
@@ -310,8 +322,18 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// A per-method finding, and the guard question it stands on (see [`guards`]).
-type Guarded = (Diagnostic, Option<GuardQuery>);
+/// What a per-method finding stands on, asked of the program's writes (see [`guards`]): the
+/// enclosing lock every writer must not hold, and the variable it read.
+#[derive(Clone, Copy)]
+struct Pending {
+    guard: Option<GuardQuery>,
+    var: Option<GuardVar>,
+    method: crate::program::MethodId,
+    /// The value was a look at a queue's head (`peek`, `isEmpty`).
+    head: bool,
+}
+
+type Guarded = (Diagnostic, Pending);
 
 fn analyse_class(
     program: &Program,
@@ -322,7 +344,7 @@ fn analyse_class(
 ) -> (Vec<Guarded>, Vec<InputProblem>) {
     let mut diags = Vec::new();
     let mut problems = Vec::new();
-    for method in &class.methods {
+    for (mi, method) in class.methods.iter().enumerate() {
         let Some(code) = &method.code else { continue };
         methods.fetch_add(1, Ordering::Relaxed);
         let result = catch_unwind(AssertUnwindSafe(|| {
@@ -349,10 +371,25 @@ fn analyse_class(
         };
         match result {
             Ok(Ok(findings)) => diags.extend(findings.iter().map(|f| {
-                let query = f.enclosing.and_then(|(lock, place, state)| {
+                let guard = f.enclosing.and_then(|(lock, place, state)| {
                     guards::query(program, class_id, lock, place, state)
                 });
-                (explain(class, method, code, f), query)
+                let pending = Pending {
+                    guard,
+                    var: f
+                        .read_place
+                        .and_then(|(place, state)| guards::var_of(program, class_id, place, state)),
+                    method: crate::program::MethodId {
+                        class: class_id,
+                        method: mi as u32,
+                    },
+                    head: matches!(
+                        code.insns.get(f.read_at as usize).map(|i| &i.op),
+                        Some(crate::bytecode::Op::Invoke(_, r))
+                            if program.thread_safe.is_head_read(&class.member(*r).name)
+                    ),
+                };
+                (explain(class, method, code, f), pending)
             })),
             Ok(Err(e)) => problems.push(InputProblem::error(
                 class.path.clone(),

@@ -69,6 +69,18 @@ pub fn key_of(p: &Program, class: u32, lock: LockId, object: Sym) -> Option<Guar
     }
 }
 
+/// The variable a value read from `place` (a field read, or a call on a thread-safe object held
+/// in a field: `state`) in a method of class `class` comes from.
+pub fn var_of(p: &Program, class: u32, place: Sym, state: bool) -> Option<GuardVar> {
+    let Sym::Field(_, r) = place else {
+        return None;
+    };
+    Some(GuardVar {
+        field: field_id(p, class, r)?,
+        state,
+    })
+}
+
 /// The query for a value read from `place` (a field read, or a call on a thread-safe object
 /// held in a field: `state`) in a method of class `class`, under the enclosing lock `lock`.
 pub fn query(p: &Program, class: u32, lock: LockId, place: Sym, state: bool) -> Option<GuardQuery> {
@@ -89,23 +101,53 @@ pub fn query(p: &Program, class: u32, lock: LockId, place: Sym, state: bool) -> 
     })
 }
 
-/// The answers to a set of queries: whether every write of each variable holds the lock.
-pub fn answer(p: &Program, queries: &[GuardQuery]) -> FxHashSet<GuardQuery> {
-    let vars: FxHashSet<GuardVar> = queries.iter().map(|q| q.var).collect();
-    if vars.is_empty() {
-        return FxHashSet::default();
-    }
-    let guards = guards_of(p, &vars);
-    queries
-        .iter()
-        .copied()
-        .filter(|q| guards.get(&q.var).is_some_and(|g| g.contains(&q.key)))
-        .collect()
+/// What the program's writes of some variables are: for each, the lock keys every write holds
+/// and the methods that write it (outside construction).
+#[derive(Debug, Default)]
+pub struct Writes {
+    vars: FxHashMap<GuardVar, VarWrites>,
 }
 
-/// For each variable, the keys every write holds (`None` in the map: a write holds none, or a
-/// writer could not be analysed). A variable nobody writes after construction is absent.
-fn guards_of(p: &Program, vars: &FxHashSet<GuardVar>) -> FxHashMap<GuardVar, Vec<GuardKey>> {
+#[derive(Debug, Default)]
+struct VarWrites {
+    /// The keys every write holds; `None`: some write holds none, or a writer could not be
+    /// analysed.
+    keys: Option<Vec<GuardKey>>,
+    writers: Vec<MethodId>,
+    /// The methods that take the head of the queue held in the field (`poll`, `remove()`).
+    takers: Vec<MethodId>,
+}
+
+impl Writes {
+    /// Whether every write of the variable holds the lock.
+    pub fn guarded(&self, q: &GuardQuery) -> bool {
+        self.vars
+            .get(&q.var)
+            .and_then(|w| w.keys.as_ref())
+            .is_some_and(|k| k.contains(&q.key))
+    }
+
+    /// Whether a method other than `m` takes the head of the queue held in the variable's
+    /// field: only another consumer makes what `m` saw at the head stale.
+    pub fn taken_elsewhere(&self, var: GuardVar, m: MethodId) -> bool {
+        self.vars
+            .get(&var)
+            .is_some_and(|w| w.takers.iter().any(|&x| x != m))
+    }
+
+    /// Whether a method other than `m` writes the variable.
+    pub fn written_elsewhere(&self, var: GuardVar, m: MethodId) -> bool {
+        self.vars
+            .get(&var)
+            .is_some_and(|w| w.writers.iter().any(|&x| x != m))
+    }
+}
+
+/// The writes of `vars`: one engine pass over each method that may write one of them.
+pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
+    if vars.is_empty() {
+        return Writes::default();
+    }
     let fields: FxHashSet<u32> = vars.iter().map(|v| v.field).collect();
     // Methods that may write one of the variables: a store to the field, or (for the state of
     // a thread-safe object) a read of it.
@@ -128,16 +170,12 @@ fn guards_of(p: &Program, vars: &FxHashSet<GuardVar>) -> FxHashMap<GuardVar, Vec
                     .iter()
                     .enumerate()
                     .filter(|(_, m)| {
-                        m.code
-                            .iter()
-                            .flat_map(|code| &code.insns)
-                            .any(|i| match i.op {
-                                Op::PutField(r)
-                                | Op::PutStatic(r)
-                                | Op::GetField(r)
-                                | Op::GetStatic(r) => mine.contains(&r),
-                                _ => false,
-                            })
+                        m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op {
+                            Op::PutField(r) | Op::PutStatic(r) | Op::GetField(r) | Op::GetStatic(r) => {
+                                mine.contains(&r)
+                            }
+                            _ => false,
+                        })
                     })
                     .map(|(mi, _)| {
                         (
@@ -153,55 +191,62 @@ fn guards_of(p: &Program, vars: &FxHashSet<GuardVar>) -> FxHashMap<GuardVar, Vec
             methods
         })
         .collect();
-    let found: Vec<Vec<(GuardVar, Option<Vec<GuardKey>>)>> = candidates
+    let found: Vec<(MethodId, Vec<Write>)> = candidates
         .par_iter()
         .map(|&(id, init)| {
-            let mut w = Writes {
+            let mut w = Collect {
                 p,
                 id,
                 init,
                 vars,
                 out: Vec::new(),
             };
-            match engine::run_method(p, id, false, &mut Observing(&mut w)) {
+            let out = match engine::run_method(p, id, false, &mut Observing(&mut w)) {
                 Ok(()) => w.out,
                 // A writer we cannot analyse guards nothing.
-                Err(_) => vars.iter().map(|&v| (v, None)).collect(),
-            }
+                Err(_) => vars.iter().map(|&v| (v, None, false)).collect(),
+            };
+            (id, out)
         })
         .collect();
-    let mut guards: FxHashMap<GuardVar, Option<Vec<GuardKey>>> = FxHashMap::default();
-    for (var, keys) in found.into_iter().flatten() {
-        match guards.get_mut(&var) {
-            None => {
-                guards.insert(var, keys);
+    let mut writes = Writes::default();
+    for (id, found) in found {
+        for (var, keys, takes) in found {
+            let w = writes.vars.entry(var).or_insert_with(|| VarWrites {
+                keys: keys.clone(),
+                ..VarWrites::default()
+            });
+            w.keys = match (w.keys.take(), keys) {
+                (Some(a), Some(b)) => Some(a.into_iter().filter(|k| b.contains(k)).collect()),
+                _ => None,
+            };
+            if !w.writers.contains(&id) {
+                w.writers.push(id);
             }
-            Some(have) => {
-                *have = match (have.take(), keys) {
-                    (Some(a), Some(b)) => Some(a.into_iter().filter(|k| b.contains(k)).collect()),
-                    _ => None,
-                };
+            if takes && !w.takers.contains(&id) {
+                w.takers.push(id);
             }
         }
     }
-    guards
-        .into_iter()
-        .filter_map(|(v, k)| k.map(|k| (v, k)))
-        .collect()
+    writes
 }
 
+/// One write: the variable, the keys of the locks held (`None`: not known), and whether it
+/// takes a queue's head.
+type Write = (GuardVar, Option<Vec<GuardKey>>, bool);
+
 /// Collects the writes of the asked variables in one method, with the keys of the locks held.
-struct Writes<'a> {
+struct Collect<'a> {
     p: &'a Program,
     id: MethodId,
     /// The method only runs while its class is being constructed.
     init: bool,
     vars: &'a FxHashSet<GuardVar>,
-    out: Vec<(GuardVar, Option<Vec<GuardKey>>)>,
+    out: Vec<Write>,
 }
 
-impl Writes<'_> {
-    fn record(&mut self, var: GuardVar, object: Sym, frame: &Frame<()>) {
+impl Collect<'_> {
+    fn record(&mut self, var: GuardVar, object: Sym, frame: &Frame<()>, takes: bool) {
         if !self.vars.contains(&var) {
             return;
         }
@@ -211,11 +256,11 @@ impl Writes<'_> {
             .iter()
             .filter_map(|h| key_of(self.p, self.id.class, h.lock, object))
             .collect();
-        self.out.push((var, Some(keys)));
+        self.out.push((var, Some(keys), takes));
     }
 }
 
-impl Observer for Writes<'_> {
+impl Observer for Collect<'_> {
     fn observe(&mut self, at: u32, frame: &Frame<()>) {
         let class = self.p.class(self.id.class);
         let Some(code) = &self.p.method(self.id).code else {
@@ -249,6 +294,7 @@ impl Observer for Writes<'_> {
                     },
                     object,
                     frame,
+                    false,
                 );
             }
             Op::Invoke(kind, r) if kind != InvokeKind::Static => {
@@ -275,7 +321,8 @@ impl Observer for Writes<'_> {
                     locks::Base::Param(x) => Sym::Param(x),
                     locks::Base::Static => Sym::Unknown,
                 };
-                self.record(GuardVar { field, state: true }, object, frame);
+                let takes = self.p.thread_safe.is_head_remove(&m.name, &m.desc);
+                self.record(GuardVar { field, state: true }, object, frame, takes);
             }
             _ => {}
         }

@@ -257,6 +257,12 @@ pub struct ThreadSafeList {
     sets: FxHashSet<String>,
     /// Single-writer publications (`lazySet`, `setRelease`, `setOpaque`).
     publishes: FxHashSet<String>,
+    /// Looks at a queue's head (`peek`, `element`): method names.
+    head_reads: FxHashSet<String>,
+    /// Looks at how many elements there are (`isEmpty`, `size`): method names.
+    size_reads: FxHashSet<String>,
+    /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
+    head_removes: FxHashSet<String>,
     /// Message APIs: classes, or `class.method`.
     formats: FxHashSet<String>,
     /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
@@ -313,6 +319,9 @@ impl ThreadSafeList {
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
                 "publish" => &mut self.publishes,
+                "head-read" => &mut self.head_reads,
+                "size-read" => &mut self.size_reads,
+                "head-remove" => &mut self.head_removes,
                 "copy" => &mut self.copies,
                 "format" => &mut self.formats,
                 "plain" => &mut self.plain,
@@ -383,6 +392,21 @@ impl ThreadSafeList {
     /// (`lazySet`, `setRelease`, `setOpaque`): its caller owns the object's value.
     pub fn is_publish(&self, name: &str) -> bool {
         self.publishes.contains(name)
+    }
+
+    /// Whether method `name` of a thread-safe object looks at a queue's head.
+    pub fn is_head_read(&self, name: &str) -> bool {
+        self.head_reads.contains(name)
+    }
+
+    /// Whether method `name` of a thread-safe object looks at how many elements there are.
+    pub fn is_size_read(&self, name: &str) -> bool {
+        self.size_reads.contains(name)
+    }
+
+    /// Whether method `name` (with descriptor `desc`) takes a queue's head.
+    pub fn is_head_remove(&self, name: &str, desc: &str) -> bool {
+        self.head_removes.contains(name) || self.head_removes.contains(&format!("{name}{desc}"))
     }
 
     /// Whether a call only turns its arguments into text (see `format` in the data file).

@@ -78,6 +78,7 @@ impl Analysis for BlockLocal {
                         age: None,
                         also: Vec::new(),
                         evidence: super::Evidence::Use,
+                        read_place: None,
                         enclosing: None,
                     });
                 }

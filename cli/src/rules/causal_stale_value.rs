@@ -15,7 +15,8 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 use crate::rules::RuleId;
-use crate::whole::causal::{describe_var, CausalGraph, Flow, GAccess, Var};
+use crate::whole::causal::{describe_var, CausalGraph, Flow, GAccess, Loc, Var};
+use crate::whole::facts::WRITE;
 use crate::whole::views::Views;
 
 /// Check every flow; returns the diagnostics in scanned classes.
@@ -38,6 +39,22 @@ pub fn check(
             }
         }
     }
+    // Which methods take the head of each queue: only another taker makes a look at the head
+    // stale (producers append at the tail). A queue whose head one method alone takes has one
+    // consumer by design (an event loop, a processor thread).
+    let mut takers: FxHashMap<Var, Vec<MethodId>> = FxHashMap::default();
+    for (n, o) in g.outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let m = v.nodes[n].method;
+        for a in o.accesses.iter().filter(|a| a.kind & WRITE != 0) {
+            if call_is(p, m, a.at, |name, desc| p.thread_safe.is_head_remove(name, desc)) {
+                let w = takers.entry(a.var).or_default();
+                if !w.contains(&m) {
+                    w.push(m);
+                }
+            }
+        }
+    }
     let mut flows = 0usize;
     let mut reported: FxHashSet<(MethodId, u32, GAccessKey)> = FxHashSet::default();
     let mut out = Vec::new();
@@ -50,6 +67,18 @@ pub fn check(
         let runners = &v.reached_by[n];
         for f in &o.flows {
             flows += 1;
+            let head = |l: Loc, f: &dyn Fn(&str, &str) -> bool| call_is(p, l.method, l.at, f);
+            let looks_at_head = head(f.src.loc, &|name, _| {
+                p.thread_safe.is_head_read(name) || p.thread_safe.is_size_read(name)
+            })
+                && head(f.dst.loc, &|name, desc| p.thread_safe.is_head_remove(name, desc));
+            if looks_at_head
+                && !takers
+                    .get(&f.src.var)
+                    .is_some_and(|t| t.iter().any(|&m| m != mid))
+            {
+                continue;
+            }
             let Some(ws) = writers.get(&f.src.var) else {
                 continue;
             };
@@ -74,6 +103,24 @@ pub fn check(
 }
 
 type GAccessKey = (Var, MethodId, u32);
+
+/// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
+/// `f`.
+fn call_is(p: &Program, m: MethodId, at: u32, f: impl Fn(&str, &str) -> bool) -> bool {
+    match p
+        .method(m)
+        .code
+        .as_ref()
+        .and_then(|c| c.insns.get(at as usize))
+        .map(|i| &i.op)
+    {
+        Some(crate::bytecode::Op::Invoke(_, r)) => {
+            let r = p.class(m.class).member(*r);
+            f(&r.name, &r.desc)
+        }
+        _ => false,
+    }
+}
 
 fn key(g: &GAccess) -> GAccessKey {
     (g.var, g.loc.method, g.loc.at)

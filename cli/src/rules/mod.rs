@@ -191,6 +191,8 @@ pub struct Finding {
     pub also: Vec<(u32, u32)>,
     /// What makes it a finding (see [`Evidence`]).
     pub evidence: Evidence,
+    /// The location the value was read from, and whether it is a thread-safe object's state.
+    pub read_place: Option<(Sym, bool)>,
     /// The value was read and used inside one enclosing critical section, still held: its lock,
     /// the location read and whether it is a thread-safe object's state. The finding stands
     /// only if some writer of that location does not hold the lock

@@ -190,6 +190,7 @@ impl StaleValue {
                         age: Some(o.age as u32),
                         also: Vec::new(),
                         evidence: evidence(cx, &o, derefs && i == 0),
+                        read_place: (o.place != Sym::Unknown).then_some((o.place, o.state)),
                         enclosing: o.outer.map(|(lock, _)| (lock, o.place, o.state)),
                     });
                 }
