@@ -186,7 +186,11 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .filter(|(_, q)| !q.head || q.var.is_some_and(|v| writes.taken_elsewhere(v, q.method)))
         .map(|(mut d, q)| {
             if let (Some(var), Some(e)) = (q.var, d.evidence.as_mut()) {
-                let w = if writes.written_elsewhere(var, q.method) { "elsewhere" } else { "self" };
+                let w = if writes.written_elsewhere(var, q.method) {
+                    "elsewhere"
+                } else {
+                    "self"
+                };
                 *e = Box::leak(format!("{e}/{w}").into_boxed_str());
             }
             d
@@ -358,6 +362,10 @@ fn analyse_class(
                 method,
                 code,
                 cfg: &cfg,
+                entry_locks: program.entry_locks(crate::program::MethodId {
+                    class: class_id,
+                    method: mi as u32,
+                }),
             };
             rules::check_method(&cx, rules)
         }));

@@ -43,6 +43,9 @@ pub struct Program {
     rw_parts: Vec<crate::fxhash::FxHashMap<u32, (u32, bool)>>,
     /// Figures about building the program (elapsed times), for `STALECHECK_TIMINGS`.
     pub profile: Vec<String>,
+    /// Locks every caller of a non-public method holds when calling it (see
+    /// [`summary::compute_entry_locks`]).
+    entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
     overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
 }
@@ -90,6 +93,7 @@ impl Program {
             rw_parts: Vec::new(),
             overriders: Default::default(),
             profile: Vec::new(),
+            entry_locks: Default::default(),
         };
         let t0 = std::time::Instant::now();
         p.resolved = p
@@ -146,6 +150,13 @@ impl Program {
         p.summaries = summaries;
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
+        let t_entry = std::time::Instant::now();
+        p.entry_locks = summary::compute_entry_locks(&p);
+        p.profile.push(format!(
+            "summaries: entry locks of {} methods {:?}",
+            p.entry_locks.len(),
+            t_entry.elapsed()
+        ));
         let t_fresh = std::time::Instant::now();
         let (looked, factories) = summary::compute_fresh(&mut p, &callers);
         let t_clocks = std::time::Instant::now();
@@ -160,6 +171,11 @@ impl Program {
             t.elapsed() - t1
         ));
         p
+    }
+
+    /// Locks every caller holds when it calls method `id` (empty for most methods).
+    pub fn entry_locks(&self, id: MethodId) -> &[crate::analysis::locks::LockId] {
+        self.entry_locks.get(&id).map_or(&[], |v| &v[..])
     }
 
     /// The method a reference of class `class` resolves to (computed once per reference).

@@ -334,6 +334,9 @@ pub struct MethodCx<'a> {
     pub method: &'a Method,
     pub code: &'a Code,
     pub cfg: &'a Cfg,
+    /// Locks every caller holds when it calls this (non-public) method: held on entry, so
+    /// acquiring one again is re-entry (see `summary::compute_entry_locks`).
+    pub entry_locks: &'a [LockId],
 }
 
 /// Run `analysis` over method `id` of the program (building its control-flow graph), in the
@@ -358,6 +361,7 @@ pub fn run_method<A: Analysis>(
         method,
         code,
         cfg: &cfg,
+        entry_locks: program.entry_locks(id),
     };
     run(&cx, analysis)
 }
@@ -519,6 +523,9 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         let mut locks = LockState::default();
         if self.cx.this_held && !m.is_static() {
             locks.acquire(LockId::This, CALLER_SITE);
+        }
+        for &lock in self.cx.entry_locks {
+            locks.acquire(lock, CALLER_SITE);
         }
         if let Some(lock) = locks::method_lock(self.cx.program, self.cx.class, m) {
             locks.acquire(lock, METHOD_SITE);

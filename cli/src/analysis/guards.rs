@@ -170,12 +170,16 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
                     .iter()
                     .enumerate()
                     .filter(|(_, m)| {
-                        m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op {
-                            Op::PutField(r) | Op::PutStatic(r) | Op::GetField(r) | Op::GetStatic(r) => {
-                                mine.contains(&r)
-                            }
-                            _ => false,
-                        })
+                        m.code
+                            .iter()
+                            .flat_map(|code| &code.insns)
+                            .any(|i| match i.op {
+                                Op::PutField(r)
+                                | Op::PutStatic(r)
+                                | Op::GetField(r)
+                                | Op::GetStatic(r) => mine.contains(&r),
+                                _ => false,
+                            })
                     })
                     .map(|(mi, _)| {
                         (

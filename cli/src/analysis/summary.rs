@@ -384,7 +384,10 @@ impl Analysis for ReturnsShared {
 pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
     let returns_object = |m: &crate::bytecode::Method| {
         m.descriptor.ends_with(';')
-            || m.descriptor.rsplit(')').next().is_some_and(|r| r.starts_with('['))
+            || m.descriptor
+                .rsplit(')')
+                .next()
+                .is_some_and(|r| r.starts_with('['))
     };
     // Round one: the methods that return an object and allocate one; later rounds: their
     // callers that return an object (a factory calling a factory).
@@ -498,27 +501,28 @@ pub fn compute_clocks(p: &mut Program, callers: &Callers) {
     // Round one: the methods that call a clock of the platform; later rounds: the callers of
     // those found.
     let prog: &Program = p;
-    let mut todo: Vec<MethodId> = prog
-        .classes
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                let calls_a_clock = m.code.iter().flat_map(|code| &code.insns).any(|i| match i.op
-                {
-                    Op::Invoke(_, r) => {
-                        let mr = c.member(r);
-                        prog.thread_safe.is_clock(&mr.class, &mr.name)
-                    }
-                    _ => false,
-                });
-                (number(m) && calls_a_clock).then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
+    let mut todo: Vec<MethodId> =
+        prog.classes
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
+                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                    let calls_a_clock = m.code.iter().flat_map(|code| &code.insns).any(|i| match i
+                        .op
+                    {
+                        Op::Invoke(_, r) => {
+                            let mr = c.member(r);
+                            prog.thread_safe.is_clock(&mr.class, &mr.name)
+                        }
+                        _ => false,
+                    });
+                    (number(m) && calls_a_clock).then_some(MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    })
                 })
             })
-        })
-        .collect();
+            .collect();
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
         let found: Vec<MethodId> = todo
@@ -585,4 +589,227 @@ impl Analysis for ClockReturns {
     }
 
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
+}
+
+/// The locks every caller holds when it calls a method that only its own class can call: a
+/// `private` or package-private method, called only from its class (on `this`, for an instance
+/// method), never captured as a lambda or method reference. A helper whose every caller holds
+/// the lock runs with it held: acquiring it again is re-entry, and a value it reads and uses is
+/// inside that one critical section.
+///
+/// The locks held at each call site come from one engine pass over the callers that take a lock
+/// of their own; a caller's own entry locks count at its call sites too (a fixpoint over the
+/// helpers, growing from none).
+pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Vec<locks::LockId>> {
+    use crate::bytecode::InvokeKind;
+    use crate::fxhash::FxHashMap;
+    use locks::{Base, LockId};
+
+    let candidate = |id: MethodId| {
+        let c = p.class(id.class);
+        let m = p.method(id);
+        m.code.is_some()
+            && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
+            && !matches!(&*m.name, "<init>" | "<clinit>")
+            && !c
+                .lambda_impls
+                .iter()
+                .flatten()
+                .any(|(cl, n, d)| **cl == *c.name && **n == *m.name && **d == *m.descriptor)
+    };
+    // Every call site of a candidate: (caller, instruction, callee). A call from another class
+    // disqualifies the callee.
+    let sites: Vec<(MethodId, u32, MethodId, bool)> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            let mut out = Vec::new();
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                for (at, i) in code.insns.iter().enumerate() {
+                    let Op::Invoke(kind, r) = i.op else { continue };
+                    let Some(t) = p.resolved(ci as u32, r) else {
+                        continue;
+                    };
+                    if !candidate(t) {
+                        continue;
+                    }
+                    let caller = MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    };
+                    let same_class = t.class == ci as u32 && kind != InvokeKind::Interface;
+                    out.push((caller, at as u32, t, same_class));
+                }
+            }
+            out
+        })
+        .collect();
+    let mut disqualified: FxHashSet<MethodId> = FxHashSet::default();
+    let mut by_callee: FxHashMap<MethodId, Vec<(MethodId, u32)>> = FxHashMap::default();
+    for &(caller, at, callee, same_class) in &sites {
+        if same_class {
+            by_callee.entry(callee).or_default().push((caller, at));
+        } else {
+            disqualified.insert(callee);
+        }
+    }
+    by_callee.retain(|m, _| !disqualified.contains(m));
+    // The locks each caller holds at its call sites, in the callee's terms.
+    let takes_locks = |id: MethodId| {
+        let c = p.class(id.class);
+        let m = p.method(id);
+        locks::method_lock(p, c, m).is_some()
+            || m.code
+                .iter()
+                .flat_map(|code| &code.insns)
+                .any(|i| match i.op {
+                    Op::MonitorEnter => true,
+                    Op::Invoke(kind, r) => {
+                        let mr = c.member(r);
+                        kind != InvokeKind::Static
+                            && p.thread_safe.is_lock(&mr.class)
+                            && matches!(&*mr.name, "lock" | "lockInterruptibly" | "tryLock")
+                    }
+                    _ => false,
+                })
+    };
+    let mut wanted: FxHashMap<MethodId, Vec<u32>> = FxHashMap::default();
+    for &(caller, at) in by_callee.values().flatten() {
+        wanted.entry(caller).or_default().push(at);
+    }
+    // (locks held, the call is made on `this`) at each site of a caller that takes locks.
+    let held: FxHashMap<(MethodId, u32), (Vec<LockId>, bool)> = wanted
+        .par_iter()
+        .filter(|(caller, _)| takes_locks(**caller))
+        .flat_map_iter(|(&caller, ats)| {
+            let mut o = SiteLocks {
+                p,
+                id: caller,
+                ats,
+                out: Vec::new(),
+            };
+            let ok = engine::run_method(p, caller, false, &mut engine::Observing(&mut o)).is_ok();
+            let out = if ok { o.out } else { Vec::new() };
+            out.into_iter().map(move |(at, l)| ((caller, at), l))
+        })
+        .collect();
+    let translate = |locks: &[LockId], static_callee: bool, receiver_this: bool| -> Vec<LockId> {
+        locks
+            .iter()
+            .copied()
+            .filter(|&l| match l {
+                LockId::This | LockId::Field(Base::This, _, _) => !static_callee && receiver_this,
+                LockId::Field(Base::Static, _, _) | LockId::Class(_) | LockId::Atomic => true,
+                _ => false,
+            })
+            .collect()
+    };
+    let mut entry: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
+    for _ in 0..4 {
+        let mut next: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
+        for (&callee, ss) in &by_callee {
+            let static_callee = p.method(callee).is_static();
+            let mut common: Option<Vec<LockId>> = None;
+            for &(caller, at) in ss {
+                let (local, receiver_this) = match held.get(&(caller, at)) {
+                    Some((l, this)) => (l.clone(), *this),
+                    None => (Vec::new(), site_receiver_is_this(p, caller, at)),
+                };
+                let mut all = local;
+                if let Some(e) = entry.get(&caller) {
+                    all.extend(e.iter().copied());
+                }
+                let here = translate(&all, static_callee, receiver_this);
+                common = Some(match common {
+                    None => here,
+                    Some(c) => c.into_iter().filter(|l| here.contains(l)).collect(),
+                });
+                if common.as_ref().is_some_and(|c| c.is_empty()) {
+                    break;
+                }
+            }
+            if let Some(mut c) = common.filter(|c| !c.is_empty()) {
+                c.sort_by_key(|l| format!("{l:?}"));
+                c.dedup();
+                next.insert(callee, c);
+            }
+        }
+        if next == entry {
+            break;
+        }
+        entry = next;
+    }
+    entry
+}
+
+/// Whether the call at `at` of `caller` is made on `this` (its receiver is the caller's own
+/// object): read off the code, `aload_0` pushed just before the arguments.
+fn site_receiver_is_this(p: &Program, caller: MethodId, at: u32) -> bool {
+    let c = p.class(caller.class);
+    let m = p.method(caller);
+    let Some(code) = &m.code else { return false };
+    let Some(Op::Invoke(kind, r)) = code.insns.get(at as usize).map(|i| &i.op) else {
+        return false;
+    };
+    if *kind == crate::bytecode::InvokeKind::Static || m.is_static() {
+        return false;
+    }
+    // Walk back over the arguments: each pushes its slots; find what pushed the receiver.
+    let mut need = c.member(*r).arg_slots as i32 + 1;
+    let mut k = at as usize;
+    while k > 0 && need > 0 {
+        k -= 1;
+        let (pop, push) = match code.insns[k].op {
+            Op::Load(_, n) => (0, n as i32),
+            Op::Const(n) => (0, n as i32),
+            Op::GetStatic(fr) => (0, c.member(fr).ret_slots as i32),
+            Op::GetField(fr) => (1, c.member(fr).ret_slots as i32),
+            Op::CheckCast | Op::Nop => (0, 0),
+            _ => return false,
+        };
+        need -= push - pop;
+        if need == 0 {
+            return matches!(code.insns[k].op, Op::Load(0, 1));
+        }
+    }
+    false
+}
+
+/// Collects, at some call sites of one method, the locks held and whether the call is made on
+/// `this`.
+struct SiteLocks<'p, 'a> {
+    p: &'p Program,
+    id: MethodId,
+    ats: &'a [u32],
+    out: Vec<(u32, (Vec<locks::LockId>, bool))>,
+}
+
+impl engine::Observer for SiteLocks<'_, '_> {
+    fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
+        if !self.ats.contains(&at) {
+            return;
+        }
+        let c = self.p.class(self.id.class);
+        let on_this = match self
+            .p
+            .method(self.id)
+            .code
+            .as_ref()
+            .map(|code| &code.insns[at as usize].op)
+        {
+            Some(Op::Invoke(kind, r)) if *kind != crate::bytecode::InvokeKind::Static => {
+                let n = c.member(*r).arg_slots as usize + 1;
+                frame
+                    .stack
+                    .len()
+                    .checked_sub(n)
+                    .is_some_and(|k| frame.stack[k].sym == locks::Sym::This)
+            }
+            _ => false,
+        };
+        let held = frame.locks.held.iter().map(|h| h.lock).collect();
+        self.out.push((at, (held, on_this)));
+    }
 }

@@ -461,7 +461,9 @@ fn patch_points_the_dynamic_arg_at_its_bootstrap_method_handle() {
 fn reference_params_only_reads_descriptors() {
     use super::model::reference_params_only;
     assert!(reference_params_only("()V"));
-    assert!(reference_params_only("(Ljava/lang/Object;)Ljava/lang/Object;"));
+    assert!(reference_params_only(
+        "(Ljava/lang/Object;)Ljava/lang/Object;"
+    ));
     assert!(reference_params_only("([I[Ljava/lang/String;[[J)Z"));
     assert!(!reference_params_only("(I)Ljava/lang/Object;"));
     assert!(!reference_params_only("(Ljava/lang/Object;J)V"));

@@ -47,7 +47,9 @@ pub fn check(
         let Some(o) = o else { continue };
         let m = v.nodes[n].method;
         for a in o.accesses.iter().filter(|a| a.kind & WRITE != 0) {
-            if call_is(p, m, a.at, |name, desc| p.thread_safe.is_head_remove(name, desc)) {
+            if call_is(p, m, a.at, |name, desc| {
+                p.thread_safe.is_head_remove(name, desc)
+            }) {
                 let w = takers.entry(a.var).or_default();
                 if !w.contains(&m) {
                     w.push(m);
@@ -70,8 +72,9 @@ pub fn check(
             let head = |l: Loc, f: &dyn Fn(&str, &str) -> bool| call_is(p, l.method, l.at, f);
             let looks_at_head = head(f.src.loc, &|name, _| {
                 p.thread_safe.is_head_read(name) || p.thread_safe.is_size_read(name)
-            })
-                && head(f.dst.loc, &|name, desc| p.thread_safe.is_head_remove(name, desc));
+            }) && head(f.dst.loc, &|name, desc| {
+                p.thread_safe.is_head_remove(name, desc)
+            });
             if looks_at_head
                 && !takers
                     .get(&f.src.var)
@@ -223,7 +226,11 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         age: None,
         steps,
         threads,
-        evidence: Some(if f.check { "check-then-act" } else { "lost-update" }),
+        evidence: Some(if f.check {
+            "check-then-act"
+        } else {
+            "lost-update"
+        }),
         rank: Some(rank(p, v, f, writer)),
     }
 }

@@ -1075,6 +1075,7 @@ fn analyse(
         method: m,
         code,
         cfg: &cfg,
+        entry_locks: p.entry_locks(method),
     };
     let calls = views.facts[node]
         .calls
