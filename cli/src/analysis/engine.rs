@@ -376,6 +376,7 @@ pub fn run<A: Analysis>(cx: &MethodCx<'_>, analysis: &mut A) -> Result<(), Engin
         cx,
         trylocks: FxHashMap::default(),
         calls: Vec::new(),
+        library: Vec::new(),
         buf: Vec::new(),
     };
     let mut states: Vec<Option<Frame<A::V>>> = vec![None; nblocks];
@@ -497,8 +498,21 @@ struct Engine<'a, 'b, V> {
     trylocks: FxHashMap<u32, LockId>,
     /// Call sites resolved so far, by instruction index.
     calls: Vec<Option<CallTarget>>,
+    /// What a method of a thread-safe object does to its state, by call site (computed on first
+    /// use; see [`LibraryCall`]).
+    library: Vec<Option<LibraryCall>>,
     /// Reused buffer for the inputs of one instruction.
     buf: Vec<V>,
+}
+
+/// What a call of a thread-safe object's method does to the object's state: it replaces the
+/// whole value (`set`), publishes it as its single writer (`lazySet`), or only looks something
+/// up by reference arguments (`get(key)`).
+#[derive(Clone, Copy, Debug, Default)]
+struct LibraryCall {
+    set: bool,
+    publish: bool,
+    lookup: bool,
 }
 
 impl<V: Clone + Default> Engine<'_, '_, V> {
@@ -942,6 +956,24 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         Ok(())
     }
 
+    /// What the thread-safe object's method called at `i` does to its state (cached).
+    fn library_call(&mut self, i: u32, r: u32) -> LibraryCall {
+        if self.library.is_empty() {
+            self.library = vec![None; self.cx.code.insns.len()];
+        }
+        let ts = &self.cx.program.thread_safe;
+        let m = self.cx.class.member(r);
+        *self.library[i as usize].get_or_insert_with(|| {
+            let set = ts.is_set(&m.name);
+            LibraryCall {
+                set,
+                publish: set && ts.is_publish(&m.name),
+                lookup: ts.state_access(&m.name) == locks::STATE_READ
+                    && crate::bytecode::reference_params_only(&m.desc),
+            }
+        })
+    }
+
     fn call_target(&mut self, caller: &Caller<'_>, i: u32, kind: InvokeKind, r: u32) -> CallTarget {
         if self.calls.is_empty() {
             self.calls = vec![None; self.cx.code.insns.len()];
@@ -1002,16 +1034,20 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             } => receiver,
             _ => Sym::Unknown,
         };
-        let (receiver_locked, stores) = match effect {
+        let library = match effect {
             CallEffect::Region {
-                lock, kind: why, ..
-            } if kind != InvokeKind::Static => (
-                lock == LockId::of(receiver, i),
-                matches!(why, RegionCall::ThreadSafeLibrary | RegionCall::Validating)
-                    && self.cx.program.thread_safe.is_set(&m.name),
-            ),
-            _ => (false, false),
+                kind: RegionCall::ThreadSafeLibrary | RegionCall::Validating,
+                ..
+            } if kind != InvokeKind::Static => self.library_call(i, r),
+            _ => LibraryCall::default(),
         };
+        let receiver_locked = match effect {
+            CallEffect::Region { lock, .. } if kind != InvokeKind::Static => {
+                lock == LockId::of(receiver, i)
+            }
+            _ => false,
+        };
+        let stores = library.set;
         match effect {
             CallEffect::Region {
                 lock, kind: why, ..
@@ -1040,10 +1076,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     stores,
                     receiver_locked,
                     receiver: kind != InvokeKind::Static,
-                    lookup: matches!(why, RegionCall::ThreadSafeLibrary)
-                        && self.cx.program.thread_safe.state_access(&m.name) == locks::STATE_READ
-                        && crate::bytecode::reference_params_only(&m.desc),
-                    publishes: stores && self.cx.program.thread_safe.is_publish(&m.name),
+                    lookup: why == RegionCall::ThreadSafeLibrary && library.lookup,
+                    publishes: library.publish,
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),

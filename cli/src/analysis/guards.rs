@@ -149,6 +149,13 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
         return Writes::default();
     }
     let fields: FxHashSet<u32> = vars.iter().map(|v| v.field).collect();
+    let names: FxHashSet<&str> = fields
+        .iter()
+        .map(|&id| {
+            let (ci, fi) = p.fields.owner[id as usize];
+            &*p.class(ci).fields[fi as usize].name
+        })
+        .collect();
     // Methods that may write one of the variables: a store to the field, or (for the state of
     // a thread-safe object) a read of it.
     let candidates: Vec<(MethodId, bool)> = p
@@ -156,13 +163,19 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
         .par_iter()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
-            let init = sharing::init_only_methods(c);
             let mine: FxHashSet<u32> = (0..c.refs.len() as u32)
                 .filter(|&r| {
-                    !c.refs[r as usize].is_method
+                    let fr = &c.refs[r as usize];
+                    !fr.is_method
+                        && names.contains(&*fr.name)
                         && field_id(p, ci as u32, r).is_some_and(|id| fields.contains(&id))
                 })
                 .collect();
+            let init = if mine.is_empty() {
+                Vec::new()
+            } else {
+                sharing::init_only_methods(c)
+            };
             let methods: Vec<(MethodId, bool)> = if mine.is_empty() {
                 Vec::new()
             } else {

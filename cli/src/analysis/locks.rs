@@ -230,16 +230,69 @@ pub fn rw_lock_parts(c: &Class) -> crate::fxhash::FxHashMap<u32, (u32, bool)> {
     out
 }
 
+/// A set of two-part names looked up without allocating: `class.method` (split at the last
+/// `.`) or `name(desc)` (split at the `(`). An entry of the first part alone covers every second
+/// part.
+#[derive(Clone, Debug, Default)]
+pub struct Pairs(crate::fxhash::FxHashMap<Box<str>, Option<FxHashSet<Box<str>>>>);
+
+impl Pairs {
+    fn insert(&mut self, first: &str, second: Option<&str>) {
+        match second {
+            None => {
+                self.0.insert(first.into(), None);
+            }
+            Some(b) => {
+                if let Some(set) = self
+                    .0
+                    .entry(first.into())
+                    .or_insert_with(|| Some(FxHashSet::default()))
+                {
+                    set.insert(b.into());
+                }
+            }
+        }
+    }
+
+    /// `class.method` entries (or a class alone).
+    fn insert_member(&mut self, text: &str) {
+        match text.rsplit_once('.') {
+            Some((class, member)) => self.insert(class, Some(member)),
+            None => self.insert(text, None),
+        }
+    }
+
+    /// `name(desc)` entries (or a name alone).
+    fn insert_signature(&mut self, text: &str) {
+        match text.find('(') {
+            Some(i) => self.insert(&text[..i], Some(&text[i..])),
+            None => self.insert(text, None),
+        }
+    }
+
+    pub fn contains(&self, first: &str, second: &str) -> bool {
+        match self.0.get(first) {
+            Some(None) => true,
+            Some(Some(set)) => set.contains(second),
+            None => false,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Thread-safe library classes, `Lock` and `Condition` types, and synchronized-wrapper
 /// factories, read from the data file.
 #[derive(Clone, Debug, Default)]
 pub struct ThreadSafeList {
     classes: FxHashSet<String>,
-    factories: FxHashSet<String>,
+    factories: Pairs,
     locks: FxHashSet<String>,
     conditions: FxHashSet<String>,
     /// Method names, or names with descriptors.
-    validating: FxHashSet<String>,
+    validating: Pairs,
     /// Conditional updates (`putIfAbsent`, `computeIfAbsent`): method names.
     checked: FxHashSet<String>,
     /// Methods returning a live view (`iterator`, `keySet`): method names.
@@ -249,7 +302,7 @@ pub struct ThreadSafeList {
     /// How each method accesses the object's state ([`STATE_READ`], [`STATE_WRITE`]).
     state: crate::fxhash::FxHashMap<String, u8>,
     /// `class.method`.
-    immutable: FxHashSet<String>,
+    immutable: Pairs,
     /// Classes of the program that extend or implement a thread-safe class: their methods
     /// that the program does not define are the library's (one-call regions).
     inherited: FxHashSet<String>,
@@ -262,15 +315,15 @@ pub struct ThreadSafeList {
     /// Looks at how many elements there are (`isEmpty`, `size`): method names.
     size_reads: FxHashSet<String>,
     /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
-    head_removes: FxHashSet<String>,
+    head_removes: Pairs,
     /// Message APIs: classes, or `class.method`.
-    formats: FxHashSet<String>,
+    formats: Pairs,
     /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
-    plain: FxHashSet<String>,
+    plain: Pairs,
     /// Immutable value types of the platform.
     values: FxHashSet<String>,
     /// Clock readings: `class.method`.
-    clocks: FxHashSet<String>,
+    clocks: Pairs,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -310,24 +363,27 @@ impl ThreadSafeList {
                 self.state.insert(name.to_string(), access);
                 continue;
             }
+            match kind {
+                "factory" => self.factories.insert_member(name),
+                "immutable" => self.immutable.insert_member(name),
+                "plain" => self.plain.insert_member(name),
+                "clock" => self.clocks.insert_member(name),
+                "format" => self.formats.insert_member(name),
+                "validating" => self.validating.insert_signature(name),
+                "head-remove" => self.head_removes.insert_signature(name),
+                _ => {}
+            }
             let set = match kind {
                 "class" => &mut self.classes,
-                "factory" => &mut self.factories,
                 "lock" => &mut self.locks,
                 "condition" => &mut self.conditions,
-                "validating" => &mut self.validating,
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
                 "publish" => &mut self.publishes,
                 "head-read" => &mut self.head_reads,
                 "size-read" => &mut self.size_reads,
-                "head-remove" => &mut self.head_removes,
                 "copy" => &mut self.copies,
-                "format" => &mut self.formats,
-                "plain" => &mut self.plain,
                 "value" => &mut self.values,
-                "clock" => &mut self.clocks,
-                "immutable" => &mut self.immutable,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -342,7 +398,7 @@ impl ThreadSafeList {
         self.inherited.contains(name)
     }
     pub fn is_factory(&self, class: &str, method: &str) -> bool {
-        self.factories.contains(&format!("{class}.{method}"))
+        self.factories.contains(class, method)
     }
     pub fn is_lock(&self, name: &str) -> bool {
         self.locks.contains(name)
@@ -352,10 +408,10 @@ impl ThreadSafeList {
     }
     /// A compare-and-set style method: it checks its arguments against the current state.
     pub fn is_validating(&self, name: &str, desc: &str) -> bool {
-        self.validating.contains(name) || self.validating.contains(&format!("{name}{desc}"))
+        self.validating.contains(name, desc)
     }
     pub fn is_immutable(&self, class: &str, name: &str) -> bool {
-        self.immutable.contains(&format!("{class}.{name}"))
+        self.immutable.contains(class, name)
     }
 
     /// How a method of a thread-safe class accesses the object's state ([`STATE_READ`],
@@ -369,12 +425,12 @@ impl ThreadSafeList {
 
     /// A plain (non-atomic) heap access of a thread-safe class (`VarHandle.get`).
     pub fn is_plain(&self, class: &str, name: &str) -> bool {
-        !self.plain.is_empty() && self.plain.contains(&format!("{class}.{name}"))
+        self.plain.contains(class, name)
     }
 
     /// A clock reading of the platform (`System.nanoTime()`).
     pub fn is_clock(&self, class: &str, name: &str) -> bool {
-        self.clocks.contains(&format!("{class}.{name}"))
+        self.clocks.contains(class, name)
     }
 
     /// An immutable value type of the platform (`String`, `Long`, `TimeUnit`).
@@ -406,13 +462,12 @@ impl ThreadSafeList {
 
     /// Whether method `name` (with descriptor `desc`) takes a queue's head.
     pub fn is_head_remove(&self, name: &str, desc: &str) -> bool {
-        self.head_removes.contains(name) || self.head_removes.contains(&format!("{name}{desc}"))
+        self.head_removes.contains(name, desc)
     }
 
     /// Whether a call only turns its arguments into text (see `format` in the data file).
     pub fn is_format(&self, class: &str, method: &str) -> bool {
-        !self.formats.is_empty()
-            && (self.formats.contains(class) || self.formats.contains(&format!("{class}.{method}")))
+        !self.formats.is_empty() && self.formats.contains(class, method)
     }
 
     /// What a call of method `name` on a thread-safe object gives back, and whether it checks

@@ -605,18 +605,29 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
 
-    let candidate = |id: MethodId| {
-        let c = p.class(id.class);
-        let m = p.method(id);
-        m.code.is_some()
-            && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
-            && !matches!(&*m.name, "<init>" | "<clinit>")
-            && !c
-                .lambda_impls
-                .iter()
-                .flatten()
-                .any(|(cl, n, d)| **cl == *c.name && **n == *m.name && **d == *m.descriptor)
-    };
+    let candidates: FxHashSet<MethodId> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let captured = || {
+                    c.lambda_impls.iter().flatten().any(|(cl, n, d)| {
+                        **cl == *c.name && **n == *m.name && **d == *m.descriptor
+                    })
+                };
+                (m.code.is_some()
+                    && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
+                    && !matches!(&*m.name, "<init>" | "<clinit>")
+                    && !captured())
+                .then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
+            })
+        })
+        .collect();
+    let candidate = |id: MethodId| candidates.contains(&id);
     // Every call site of a candidate: (caller, instruction, callee). A call from another class
     // disqualifies the callee.
     let sites: Vec<(MethodId, u32, MethodId, bool)> = p

@@ -24,8 +24,6 @@ pub struct Origin {
     pub stale_at: Option<u32>,
     /// Critical sections entered since the read, on a lock related to its own.
     pub age: u8,
-    /// The lock of the critical section it was read in (`None`: not known, related to any).
-    pub lock: Option<LockId>,
     /// The shared location it was read from, when the frame names it (see `StepCx::place`).
     pub place: Sym,
     /// The value is the thread's own: the outcome of its own read-modify-write, or taken out of
@@ -34,9 +32,9 @@ pub struct Origin {
     pub owned: bool,
     /// Read from the state of a thread-safe object (a call), not a field's value.
     pub state: bool,
-    /// The enclosing critical section `(lock, site)` around the one it was read in, while it is
-    /// still held.
-    pub outer: Option<(LockId, u32)>,
+    /// The site of the enclosing critical section around the one it was read in, while it is
+    /// still held (its lock: [`StaleValue::locks`]).
+    pub outer: Option<u32>,
 }
 
 /// The ghost state of one register: `None` when not from a critical section.
@@ -59,7 +57,6 @@ impl Ghost {
                 released_at: min_some(a.released_at, b.released_at),
                 stale_at: min_some(a.stale_at, b.stale_at),
                 age: a.age.max(b.age),
-                lock: a.lock,
                 place: a.place,
                 owned: a.owned && b.owned,
                 state: a.state,
@@ -93,7 +90,6 @@ impl Ghost {
             released_at: None,
             stale_at: None,
             age: 0,
-            lock: None,
             place: Sym::Unknown,
             owned: false,
             state: false,
@@ -112,6 +108,8 @@ pub const MAX_AGE: u8 = 8;
 #[derive(Default)]
 pub struct StaleValue {
     pub findings: Vec<Finding>,
+    /// The lock of each critical section (by acquisition site) values were read in or under.
+    locks: FxHashMap<u32, LockId>,
     /// The reads whose values each compare-and-set style call (by site) compared with the
     /// current state: current where the call succeeded.
     checked: FxHashMap<u32, Vec<u32>>,
@@ -122,21 +120,20 @@ impl StaleValue {
     /// the current critical section (`if (count == seen)`, a version check) is being checked
     /// against the current state, not used stale.
     fn revalidate(inputs: &mut [Ghost]) {
-        let fresh: Vec<Sym> = inputs
-            .iter()
-            .filter_map(|g| g.0)
-            .filter(|o| o.stale_at.is_none() && o.place != Sym::Unknown)
-            .map(|o| o.place)
-            .collect();
-        if fresh.is_empty() {
-            return;
-        }
-        for g in inputs.iter_mut() {
-            if g.0
-                .is_some_and(|o| o.stale_at.is_some() && fresh.contains(&o.place))
-            {
-                *g = Ghost(None);
+        let fresh = |place: Sym| {
+            inputs
+                .iter()
+                .filter_map(|g| g.0)
+                .any(|o| o.stale_at.is_none() && o.place == place)
+        };
+        let mut validated = [false; 8];
+        for (k, g) in inputs.iter().enumerate().take(validated.len()) {
+            if let Some(o) = g.0 {
+                validated[k] = o.stale_at.is_some() && o.place != Sym::Unknown && fresh(o.place);
             }
+        }
+        for (g, _) in inputs.iter_mut().zip(validated).filter(|(_, v)| *v) {
+            *g = Ghost(None);
         }
     }
 
@@ -189,9 +186,12 @@ impl StaleValue {
                         boundary_at: Some(stale_at),
                         age: Some(o.age as u32),
                         also: Vec::new(),
-                        evidence: evidence(cx, &o, derefs && i == 0),
+                        evidence: evidence(cx, &o, self.locks.get(&o.region), derefs && i == 0),
                         read_place: (o.place != Sym::Unknown).then_some((o.place, o.state)),
-                        enclosing: o.outer.map(|(lock, _)| (lock, o.place, o.state)),
+                        enclosing: o
+                            .outer
+                            .and_then(|site| self.locks.get(&site))
+                            .map(|&lock| (lock, o.place, o.state)),
                     });
                 }
                 // Reported: from here on the value counts as fresh (one report per value).
@@ -203,7 +203,7 @@ impl StaleValue {
 
 /// What the stale value `o` is used for at `cx` (`deref`: it is the object the instruction
 /// reads or writes through).
-fn evidence(cx: &StepCx, o: &Origin, deref: bool) -> Evidence {
+fn evidence(cx: &StepCx, o: &Origin, lock: Option<&LockId>, deref: bool) -> Evidence {
     let same_place = o.place != Sym::Unknown && cx.place == o.place;
     if same_place && cx.stores {
         Evidence::WriteBack
@@ -213,7 +213,7 @@ fn evidence(cx: &StepCx, o: &Origin, deref: bool) -> Evidence {
         Evidence::Decision
     } else if cx
         .lock
-        .is_some_and(|l| o.lock.is_none_or(|own| own.related(l)))
+        .is_some_and(|l| lock.is_none_or(|own| own.related(l)))
     {
         Evidence::SameLock
     } else {
@@ -236,14 +236,23 @@ fn merge(inputs: &[Ghost]) -> Ghost {
         .map_or(Ghost(None), |o| Ghost(Some(o)))
 }
 
-fn read_here(cx: &StepCx, region: Option<u32>) -> Ghost {
+/// A value read at `cx` in the critical section at `region`; its lock, and the enclosing one's,
+/// are noted in `locks`.
+fn read_here(locks: &mut FxHashMap<u32, LockId>, cx: &StepCx, region: Option<u32>) -> Ghost {
+    if let (Some(r), Some(l)) = (region, cx.lock) {
+        if Some(r) == cx.region {
+            locks.entry(r).or_insert(l);
+        }
+    }
+    if let Some((l, site)) = cx.outer {
+        locks.entry(site).or_insert(l);
+    }
     Ghost(region.map(|r| Origin {
         read_at: cx.at,
         region: r,
         released_at: None,
         stale_at: None,
         age: 0,
-        lock: if Some(r) == cx.region { cx.lock } else { None },
         place: cx.place,
         owned: false,
         state: matches!(
@@ -253,7 +262,7 @@ fn read_here(cx: &StepCx, region: Option<u32>) -> Ghost {
                 ..
             })
         ),
-        outer: cx.outer.filter(|&(_, site)| site != r),
+        outer: cx.outer.map(|(_, site)| site).filter(|&site| site != r),
     }))
 }
 
@@ -302,7 +311,7 @@ impl Analysis for StaleValue {
         }
         self.check(cx, inputs);
         match cx.kind {
-            StepKind::HeapRead => read_here(cx, cx.region),
+            StepKind::HeapRead => read_here(&mut self.locks, cx, cx.region),
             StepKind::Compute => merge(inputs),
             StepKind::Call(CallEffect::Region {
                 returns: Returns::Nothing,
@@ -318,19 +327,19 @@ impl Analysis for StaleValue {
                 returns: Returns::Owned,
                 ..
             }) => {
-                let mut g = read_here(cx, cx.region);
+                let mut g = read_here(&mut self.locks, cx, cx.region);
                 if let Some(o) = &mut g.0 {
                     o.owned = true;
                 }
                 g
             }
             StepKind::Call(CallEffect::Region { kind, .. }) if counts(kind) => {
-                read_here(cx, cx.region)
+                read_here(&mut self.locks, cx, cx.region)
             }
-            StepKind::Call(CallEffect::Region { .. }) => read_here(cx, cx.caller_region),
+            StepKind::Call(CallEffect::Region { .. }) => read_here(&mut self.locks, cx, cx.caller_region),
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Shared,
-            }) if cx.region.is_some() => read_here(cx, cx.region),
+            }) if cx.region.is_some() => read_here(&mut self.locks, cx, cx.region),
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Owned | Returns::View | Returns::Fresh,
             }) => Ghost(None),
@@ -366,7 +375,7 @@ impl Analysis for StaleValue {
             RegionEvent::Enter { at, lock, .. } => {
                 // Only a critical section that may protect the same state as the one the value
                 // came from makes it stale: the same lock, the same object.
-                if o.lock.is_some_and(|l| !l.related(lock)) {
+                if self.locks.get(&o.region).is_some_and(|l| !l.related(lock)) {
                     return;
                 }
                 o.age = o.age.saturating_add(1).min(MAX_AGE);
@@ -378,7 +387,7 @@ impl Analysis for StaleValue {
                 if o.region == site && o.released_at.is_none() {
                     o.released_at = Some(at);
                 }
-                if o.outer.is_some_and(|(_, s)| s == site) {
+                if o.outer == Some(site) {
                     o.outer = None;
                 }
             }
