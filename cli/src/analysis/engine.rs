@@ -722,14 +722,17 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 let place = base.map_or(Sym::Unknown, |b| Sym::Field(b, *r));
                 let at = self.through(f, 1, place, false);
                 self.simple_at(a, f, i, 1, slots, kind, at, record)?;
-                if let Some(b) = base {
+                let sym = match base {
                     // A field holding one part of a read-write lock held in another field.
-                    let sym = match self.cx.program.rw_lock_part(self.cx.class_id, *r) {
+                    Some(b) => match self.cx.program.rw_lock_part(self.cx.class_id, *r) {
                         Some((rw, write)) => Sym::RwPart(b, rw, write),
                         None => place,
-                    };
-                    set_top_sym(f, sym, slots);
-                }
+                    },
+                    // Through an object the frame cannot name (`a.b.c`): the result of this
+                    // read, the same object wherever it is used in the method.
+                    None => Sym::Value(i),
+                };
+                set_top_sym(f, sym, slots);
             }
             Op::GetStatic(r) => {
                 let slots = class.member(*r).ret_slots;

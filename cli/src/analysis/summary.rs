@@ -180,7 +180,11 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
                 match p.resolved(id.class, *ri) {
                     Some(t) => callees.push(t),
                     None => {
-                        s.reads_heap |= locks::unknown_reads_heap(&p.thread_safe, &r.class, *kind)
+                        s.reads_heap |= locks::unknown_reads_heap(&p.thread_safe, &r.class, *kind);
+                        // I/O changes the state of what it reads or writes: its result is the
+                        // outcome of this thread's own operation.
+                        s.writes_heap |= *kind != crate::bytecode::InvokeKind::Static
+                            && crate::analysis::sharing::is_io(&r.class);
                     }
                 }
             }
@@ -605,28 +609,28 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
 
-    let candidates: FxHashSet<MethodId> = p
-        .classes
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                let captured = || {
-                    c.lambda_impls.iter().flatten().any(|(cl, n, d)| {
-                        **cl == *c.name && **n == *m.name && **d == *m.descriptor
+    let candidates: FxHashSet<MethodId> =
+        p.classes
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
+                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                    let captured = || {
+                        c.lambda_impls.iter().flatten().any(|(cl, n, d)| {
+                            **cl == *c.name && **n == *m.name && **d == *m.descriptor
+                        })
+                    };
+                    (m.code.is_some()
+                        && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
+                        && !matches!(&*m.name, "<init>" | "<clinit>")
+                        && !captured())
+                    .then_some(MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
                     })
-                };
-                (m.code.is_some()
-                    && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
-                    && !matches!(&*m.name, "<init>" | "<clinit>")
-                    && !captured())
-                .then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
                 })
             })
-        })
-        .collect();
+            .collect();
     let candidate = |id: MethodId| candidates.contains(&id);
     // Every call site of a candidate: (caller, instruction, callee). A call from another class
     // disqualifies the callee.

@@ -336,7 +336,9 @@ impl Analysis for StaleValue {
             StepKind::Call(CallEffect::Region { kind, .. }) if counts(kind) => {
                 read_here(&mut self.locks, cx, cx.region)
             }
-            StepKind::Call(CallEffect::Region { .. }) => read_here(&mut self.locks, cx, cx.caller_region),
+            StepKind::Call(CallEffect::Region { .. }) => {
+                read_here(&mut self.locks, cx, cx.caller_region)
+            }
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Shared,
             }) if cx.region.is_some() => read_here(&mut self.locks, cx, cx.region),
