@@ -970,6 +970,65 @@ fn rules_option_selects_the_rules() {
     assert_buggy_findings(&report, &run);
 }
 
+/// Without `--rules`, only the default set runs (the rules whose measured precision earned it:
+/// `stalecheck rules` marks them); `--rules all` runs every rule, and a level in the `[rules]`
+/// table of stalecheck.toml turns one on. SARIF says which rules are off by default.
+#[test]
+fn default_rule_set_and_rules_all() {
+    let dir = common::scratch_dir("e2e-default-rules");
+    let classes = class_dir(&dir, "classes", &[BUGGY_CLASS]);
+    let scan_in = |cwd: &Path, extra: &[&str]| {
+        let mut argv: Vec<std::ffi::OsString> = vec!["scan".into(), classes.clone().into()];
+        if !extra.contains(&"--format") {
+            argv.extend(["--format".into(), "json".into()]);
+        }
+        argv.extend(extra.iter().map(Into::into));
+        common::stalecheck_in(cwd, &argv)
+    };
+    let plain = dir.join("plain");
+    fs::create_dir_all(&plain).unwrap();
+    let run = scan_in(&plain, &[]);
+    let report = run.report();
+    run.expect_code(1, "the default set has the stale value");
+    let rules: std::collections::BTreeSet<&str> =
+        report.findings.iter().map(|f| f.rule.as_str()).collect();
+    assert!(rules.contains("stale-value"), "{}", run.describe());
+    assert!(
+        !rules.contains("block-local-atomicity"),
+        "block-local-atomicity is off by default\n{}",
+        run.describe()
+    );
+
+    let run = scan_in(&plain, &["--rules", "all"]);
+    assert_buggy_findings(&run.report(), &run);
+
+    let configured = dir.join("configured");
+    fs::create_dir_all(&configured).unwrap();
+    fs::write(
+        configured.join("stalecheck.toml"),
+        "[rules]\nblock-local-atomicity = \"note\"\n",
+    )
+    .unwrap();
+    let run = scan_in(&configured, &[]);
+    assert_buggy_findings(&run.report(), &run);
+
+    let run = scan_in(&plain, &["--format", "sarif", "--output", "out.sarif"]);
+    let sarif: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(plain.join("out.sarif")).unwrap()).unwrap();
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no rules\n{}", run.describe()));
+    for r in rules {
+        let enabled = r["defaultConfiguration"]["enabled"].as_bool().unwrap_or(true);
+        let id = r["id"].as_str().unwrap_or_default();
+        assert_eq!(
+            enabled,
+            matches!(id, "stale-value" | "causal-stale-value"),
+            "defaultConfiguration.enabled of {id}"
+        );
+    }
+}
+
 #[test]
 fn unknown_rule_id_is_a_usage_error() {
     let dir = common::scratch_dir("e2e-unknown-rule");

@@ -328,13 +328,35 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    run_stalecheck(None, args)
+}
+
+/// [`stalecheck`] with `cwd` as the working directory (where stalecheck.toml is looked up and
+/// relative outputs go).
+pub fn stalecheck_in<I, S>(cwd: &Path, args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    run_stalecheck(Some(cwd), args)
+}
+
+fn run_stalecheck<I, S>(cwd: Option<&Path>, args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let bin = env!("CARGO_BIN_EXE_stalecheck");
     let args: Vec<std::ffi::OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
     let cmdline = std::iter::once(bin.to_string())
         .chain(args.iter().map(|a| a.to_string_lossy().into_owned()))
         .collect::<Vec<_>>()
         .join(" ");
-    let output = Command::new(bin)
+    let mut command = Command::new(bin);
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    let output = command
         .args(&args)
         .env_remove("RUST_LOG")
         .output()
