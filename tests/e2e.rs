@@ -1019,7 +1019,9 @@ fn default_rule_set_and_rules_all() {
         .as_array()
         .unwrap_or_else(|| panic!("no rules\n{}", run.describe()));
     for r in rules {
-        let enabled = r["defaultConfiguration"]["enabled"].as_bool().unwrap_or(true);
+        let enabled = r["defaultConfiguration"]["enabled"]
+            .as_bool()
+            .unwrap_or(true);
         let id = r["id"].as_str().unwrap_or_default();
         assert_eq!(
             enabled,

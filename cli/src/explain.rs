@@ -100,6 +100,9 @@ fn describe_read(class: &Class, code: &Code, at: u32) -> String {
 
 /// The region a value was read in: "the synchronized block at line 9".
 fn describe_region(class: &Class, method: &Method, code: &Code, site: u32) -> String {
+    if site == crate::analysis::locks::CALLER_SITE {
+        return "the critical section every caller holds".to_string();
+    }
     if site == METHOD_SITE {
         return if method.is_synchronized() {
             format!("synchronized method `{}`", method.name)
@@ -300,6 +303,12 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
 /// acquisition site in `method` (`METHOD_SITE` for a method-level region).
 pub fn region_words(class: &Class, method: &Method, site: u32) -> String {
     let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
+    if site == crate::analysis::locks::CALLER_SITE {
+        return format!(
+            "the critical section every caller of `{simple}.{}()` holds",
+            method.name
+        );
+    }
     if site == crate::analysis::locks::METHOD_SITE {
         let what = if method.is_synchronized() {
             "synchronized method"

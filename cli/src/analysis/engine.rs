@@ -205,13 +205,20 @@ pub trait Analysis {
     /// current state (its receiver and arguments) were current there.
     fn validated(&mut self, _site: u32, _v: &mut Self::V) {}
 
+    /// Whether the instruction at `at`, just executed, checked values against the current state
+    /// (a re-read and compare): then [`Analysis::validated`] with `at` as the site is applied to
+    /// every register of the frame after it.
+    fn refines(&mut self, _at: u32) -> bool {
+        false
+    }
+
     /// Whether the analysis wants [`Analysis::stored`].
     const STORES: bool = false;
 
     /// After an instruction that overwrites the nameable location `place` (see
     /// [`StepCx::stores`]), applied to every register: this thread has overwritten the location
-    /// a value came from.
-    fn stored(&mut self, _place: Sym, _v: &mut Self::V) {}
+    /// a value came from; `single_writer` when by a single-writer publication (`lazySet`).
+    fn stored(&mut self, _place: Sym, _single_writer: bool, _v: &mut Self::V) {}
 }
 
 /// An analysis that tracks no values and only looks at program points (held locks, receivers)
@@ -293,11 +300,18 @@ impl<A: Analysis, B: Analysis> Analysis for Both<A, B> {
         self.second.validated(site, &mut v.1);
     }
 
+    fn refines(&mut self, at: u32) -> bool {
+        // Both must be asked (each may have a comparison pending).
+        let a = self.first.refines(at);
+        let b = self.second.refines(at);
+        a || b
+    }
+
     const STORES: bool = A::STORES || B::STORES;
 
-    fn stored(&mut self, place: Sym, v: &mut Self::V) {
-        self.first.stored(place, &mut v.0);
-        self.second.stored(place, &mut v.1);
+    fn stored(&mut self, place: Sym, single_writer: bool, v: &mut Self::V) {
+        self.first.stored(place, single_writer, &mut v.0);
+        self.second.stored(place, single_writer, &mut v.1);
     }
 }
 
@@ -716,10 +730,16 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 self.simple_at(a, f, i, 1, 1, StepKind::HeapRead, at, record)?
             }
             Op::GetField(r) => {
-                let base = f.stack.last().and_then(|s| base_of(s.sym));
+                let object = f.stack.last().map_or(Sym::Unknown, |s| s.sym);
+                let base = base_of(object);
                 let slots = class.member(*r).ret_slots;
-                let kind = self.read_kind(*r);
-                let place = base.map_or(Sym::Unknown, |b| Sym::Field(b, *r));
+                // A field of an object this method allocated is not shared yet.
+                let kind = if self.is_local(object) {
+                    StepKind::StableRead
+                } else {
+                    self.read_kind(*r)
+                };
+                let place = base.map_or(Sym::FieldOf(*r), |b| Sym::Field(b, *r));
                 let at = self.through(f, 1, place, false);
                 self.simple_at(a, f, i, 1, slots, kind, at, record)?;
                 let sym = match base {
@@ -752,10 +772,10 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     .len()
                     .checked_sub(n + 1)
                     .and_then(|k| base_of(f.stack[k].sym));
-                let place = base.map_or(Sym::Unknown, |b| Sym::Field(b, *r));
+                let place = base.map_or(Sym::FieldOf(*r), |b| Sym::Field(b, *r));
                 let at = self.through(f, n + 1, place, true);
                 self.simple_at(a, f, i, 1 + n, 0, StepKind::Sink, at, record)?;
-                stored(a, f, place);
+                stored(a, f, place, false);
             }
             Op::PutStatic(r) => {
                 let place = Sym::Field(locks::Base::Static, *r);
@@ -766,7 +786,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     ..Access::NONE
                 };
                 self.simple_at(a, f, i, n, 0, StepKind::Sink, at, record)?;
-                stored(a, f, place);
+                stored(a, f, place, false);
             }
             Op::Invoke(kind, r) => return self.invoke(a, f, i, *kind, *r, record),
             Op::InvokeDynamic(r) => {
@@ -853,6 +873,17 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
         }
         Ok(None)
+    }
+
+    /// An object this method allocated (or a factory returned): no other thread sees it yet.
+    fn is_local(&self, sym: Sym) -> bool {
+        let caller = Caller {
+            program: self.cx.program,
+            class_id: self.cx.class_id,
+            class: self.cx.class,
+            method: self.cx.method,
+        };
+        locks::is_local_object(&caller, sym)
     }
 
     /// How a field read reads: a stable field is not shared mutable state.
@@ -955,6 +986,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 },
                 push_n,
             );
+        }
+        if matches!(kind, StepKind::Compute | StepKind::Branch) && a.refines(i) {
+            for r in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+                a.validated(i, &mut r.v);
+            }
         }
         Ok(())
     }
@@ -1087,7 +1123,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 };
                 let v = a.transfer(&cx, &mut self.buf);
                 if stores {
-                    stored(a, f, place);
+                    stored(a, f, place, library.publish);
                 }
                 let boolean = m.desc.ends_with(")Z");
                 if produces {
@@ -1213,10 +1249,10 @@ fn base_of(sym: Sym) -> Option<locks::Base> {
 }
 
 /// Tell every register that this thread wrote `place` (for analyses that ask).
-fn stored<A: Analysis>(a: &mut A, f: &mut Frame<A::V>, place: Sym) {
+fn stored<A: Analysis>(a: &mut A, f: &mut Frame<A::V>, place: Sym, single_writer: bool) {
     if A::STORES && place != Sym::Unknown {
         for s in f.locals.iter_mut().chain(f.stack.iter_mut()) {
-            a.stored(place, &mut s.v);
+            a.stored(place, single_writer, &mut s.v);
         }
     }
 }

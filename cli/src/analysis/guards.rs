@@ -72,7 +72,7 @@ pub fn key_of(p: &Program, class: u32, lock: LockId, object: Sym) -> Option<Guar
 /// The variable a value read from `place` (a field read, or a call on a thread-safe object held
 /// in a field: `state`) in a method of class `class` comes from.
 pub fn var_of(p: &Program, class: u32, place: Sym, state: bool) -> Option<GuardVar> {
-    let Sym::Field(_, r) = place else {
+    let (Sym::Field(_, r) | Sym::FieldOf(r)) = place else {
         return None;
     };
     Some(GuardVar {

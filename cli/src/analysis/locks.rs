@@ -43,6 +43,9 @@ pub enum Sym {
     /// The boolean result of the compare-and-set style call at this instruction index: where it
     /// is true, the values the call compared were current.
     Checked(u32),
+    /// A field of an object the frame cannot name (`a.b.c`): a place for re-reads of the same
+    /// field, never a lock identity.
+    FieldOf(u32),
 }
 
 /// The base of a field path.
@@ -76,7 +79,9 @@ impl LockId {
             Sym::Field(b, f) => LockId::Field(b, f, 0),
             Sym::RwPart(b, f, w) => LockId::Field(b, f, if w { 2 } else { 1 }),
             Sym::Value(v) => LockId::Site(v),
-            Sym::Unknown | Sym::TryLock(_) | Sym::Checked(_) => LockId::Site(site),
+            Sym::Unknown | Sym::TryLock(_) | Sym::Checked(_) | Sym::FieldOf(_) => {
+                LockId::Site(site)
+            }
         }
     }
     fn nameable(self) -> bool {

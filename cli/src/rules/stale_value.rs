@@ -110,16 +110,18 @@ pub struct StaleValue {
     pub findings: Vec<Finding>,
     /// The lock of each critical section (by acquisition site) values were read in or under.
     locks: FxHashMap<u32, LockId>,
-    /// The reads whose values each compare-and-set style call (by site) compared with the
-    /// current state: current where the call succeeded.
+    /// The reads whose values each compare-and-set style call (by site), or each re-read and
+    /// compare (by instruction), checked against the current state.
     checked: FxHashMap<u32, Vec<u32>>,
+    /// The instruction that just re-read and compared (see [`Analysis::refines`]).
+    compared: Option<u32>,
 }
 
 impl StaleValue {
     /// Re-read and compare: a stale value combined with a value read from the same location in
     /// the current critical section (`if (count == seen)`, a version check) is being checked
     /// against the current state, not used stale.
-    fn revalidate(inputs: &mut [Ghost]) {
+    fn revalidate(&mut self, at: u32, inputs: &mut [Ghost]) {
         let fresh = |place: Sym| {
             inputs
                 .iter()
@@ -133,6 +135,14 @@ impl StaleValue {
             }
         }
         for (g, _) in inputs.iter_mut().zip(validated).filter(|(_, v)| *v) {
+            if let Some(o) = g.0 {
+                // The same value held elsewhere in the frame is checked too (see `refines`).
+                let reads = self.checked.entry(at).or_default();
+                if !reads.contains(&o.read_at) {
+                    reads.push(o.read_at);
+                }
+                self.compared = Some(at);
+            }
             *g = Ghost(None);
         }
     }
@@ -296,7 +306,7 @@ impl Analysis for StaleValue {
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Clock,
             }) => return Ghost::clock(),
-            StepKind::Compute | StepKind::Branch => Self::revalidate(inputs),
+            StepKind::Compute | StepKind::Branch => self.revalidate(cx.at, inputs),
             _ => {}
         }
         match cx.kind {
@@ -352,9 +362,17 @@ impl Analysis for StaleValue {
 
     const STORES: bool = true;
 
-    fn stored(&mut self, place: Sym, v: &mut Ghost) {
+    fn refines(&mut self, at: u32) -> bool {
+        self.compared.take() == Some(at)
+    }
+
+    fn stored(&mut self, place: Sym, single_writer: bool, v: &mut Ghost) {
+        // Taken out: read and overwritten in the same critical section (`n = head; head =
+        // null`), or cleared by its single writer (`e = slots.get(i); slots.lazySet(i, null)`,
+        // the consumer of a single-consumer queue). An ordinary overwrite in a later critical
+        // section (`r = x.get(); x.set(0)`) takes nothing: an update in between is lost.
         if let Some(o) = &mut v.0 {
-            if o.place == place {
+            if o.place == place && (o.released_at.is_none() || single_writer) {
                 o.owned = true;
             }
         }
