@@ -1,7 +1,7 @@
 //! Control-flow graph over decoded instructions: basic blocks, normal successor edges, and
 //! exception edges (every instruction inside a handler's range may jump to the handler).
 
-use super::model::{Code, Op};
+use super::model::{Class, Code, Op};
 
 /// A basic block: instructions `[start, end)`.
 #[derive(Debug, Clone)]
@@ -165,4 +165,149 @@ impl Cfg {
         }
         order
     }
+}
+
+/// Control dependence per block (Ferrante, Ottenstein and Warren over the post-dominator tree,
+/// normal edges only): the branch instructions each block depends on, nested ones included
+/// (the paper's `IS`), at most 16. An `assert` decides nothing: a branch one of whose targets
+/// throws an `AssertionError` is no condition of what follows.
+pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control> {
+    let asserts = |b: usize| {
+        let blk = &cfg.blocks[b];
+        code.insns[blk.start as usize..blk.end as usize].iter().any(
+            |i| matches!(i.op, Op::New(r) if &*class.member(r).class == "java/lang/AssertionError"),
+        )
+    };
+    let n = cfg.blocks.len();
+    let exit = n;
+    // Post-order of the reverse graph from the virtual exit.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        if blk.succs.is_empty() {
+            preds[exit].push(b);
+        }
+        for &s in &blk.succs {
+            preds[s as usize].push(b);
+        }
+    }
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    seen[exit] = true;
+    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+        if *k < preds[v].len() {
+            let w = preds[v][*k];
+            *k += 1;
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            order.push(v);
+            stack.pop();
+        }
+    }
+    const UNDEF: usize = usize::MAX;
+    let mut po = vec![UNDEF; n + 1];
+    for (i, &v) in order.iter().enumerate() {
+        po[v] = i;
+    }
+    let mut ipdom = vec![UNDEF; n + 1];
+    ipdom[exit] = exit;
+    let succs_of = |b: usize| -> Vec<usize> {
+        if cfg.blocks[b].succs.is_empty() {
+            vec![exit]
+        } else {
+            cfg.blocks[b].succs.iter().map(|&s| s as usize).collect()
+        }
+    };
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 64 {
+        changed = false;
+        rounds += 1;
+        for &b in order.iter().rev() {
+            if b == exit {
+                continue;
+            }
+            let mut new = UNDEF;
+            for s in succs_of(b) {
+                if ipdom[s] == UNDEF {
+                    continue;
+                }
+                new = if new == UNDEF {
+                    s
+                } else {
+                    let (mut x, mut y) = (new, s);
+                    let mut guard = 0;
+                    while x != y && guard < 4 * (n + 1) {
+                        guard += 1;
+                        while po[x] < po[y] {
+                            x = ipdom[x];
+                        }
+                        while po[y] < po[x] {
+                            y = ipdom[y];
+                        }
+                    }
+                    x
+                };
+            }
+            if new != UNDEF && ipdom[b] != new {
+                ipdom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    // Direct dependences: for an edge a → s, the blocks from s up the post-dominator tree to
+    // ipdom(a) (exclusive) depend on a's branch.
+    let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, blk) in cfg.blocks.iter().enumerate() {
+        if blk.succs.len() < 2 || blk.succs.iter().any(|&s| asserts(s as usize)) {
+            continue;
+        }
+        let stop = if ipdom[a] == UNDEF { exit } else { ipdom[a] };
+        for &s in &blk.succs {
+            let mut x = s as usize;
+            let mut guard = 0;
+            while x != stop && x != exit && x != UNDEF && guard <= n {
+                guard += 1;
+                if !direct[x].contains(&a) {
+                    direct[x].push(a);
+                }
+                x = ipdom[x];
+            }
+        }
+    }
+    // Nested conditions: the transitive closure, as branch instructions, the direct ones
+    // first.
+    (0..n)
+        .map(|b| {
+            let mut out: Vec<usize> = Vec::new();
+            for &a in direct[b].iter().take(16) {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+            let ndirect = out.len();
+            let mut stack: Vec<usize> = out.iter().flat_map(|&a| direct[a].clone()).collect();
+            while let Some(a) = stack.pop() {
+                if out.contains(&a) || out.len() >= 16 {
+                    continue;
+                }
+                out.push(a);
+                stack.extend(direct[a].iter().copied());
+            }
+            Control {
+                branches: out.iter().map(|&a| cfg.blocks[a].end - 1).collect(),
+                direct: ndirect,
+            }
+        })
+        .collect()
+}
+
+/// The conditions a block depends on: branch instructions, the direct ones first.
+pub struct Control {
+    pub branches: Vec<u32>,
+    /// How many of `branches` (the first ones) the block depends on directly.
+    pub direct: usize,
 }

@@ -299,6 +299,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
                 block_local_atomicity::BlockLocal::default(),
             );
             engine::run(cx, &mut a)?;
+            a.first.settle(cx);
             a.first
                 .findings
                 .into_iter()
@@ -308,6 +309,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
         (true, false) => {
             let mut a = stale_value::StaleValue::default();
             engine::run(cx, &mut a)?;
+            a.settle(cx);
             a.findings
         }
         (false, true) => {

@@ -8,7 +8,9 @@
 //! ESC/Java assumes the failed assertion's negation downstream.
 
 use super::{Evidence, Finding, RuleId};
-use crate::analysis::engine::{Analysis, RegionEvent, StepCx, StepKind};
+use crate::analysis::engine::{Analysis, MethodCx, RegionEvent, StepCx, StepKind};
+use crate::analysis::outcome::result_tested;
+use crate::bytecode::cfg::control_dependence;
 use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::fxhash::FxHashMap;
 
@@ -115,9 +117,42 @@ pub struct StaleValue {
     checked: FxHashMap<u32, Vec<u32>>,
     /// The instruction that just re-read and compared (see [`Analysis::refines`]).
     compared: Option<u32>,
+    /// Updates that report their outcome (conditional updates, read-modify-writes, take-outs):
+    /// the call and the location it updates.
+    updates: Vec<(u32, Sym)>,
 }
 
 impl StaleValue {
+    /// After the run: a decision on a stale look at a location (`n = q.size(); while (n-- >
+    /// 0)`) that only leads to updates of that location whose outcome the code tests (`r =
+    /// q.poll(); if (r == null) break;`) is checked by those outcomes, not acted upon stale
+    /// (see [`crate::analysis::outcome`]). It stays a finding when one such update's outcome is
+    /// ignored, or when it decides no update of the location at all.
+    pub fn settle(&mut self, cx: &MethodCx<'_>) {
+        let decisions = |f: &Finding| f.evidence == Evidence::Decision && f.read_place.is_some();
+        if !self.findings.iter().any(decisions) {
+            return;
+        }
+        let control = control_dependence(cx.cfg, cx.class, cx.code);
+        let updates = &self.updates;
+        self.findings.retain(|f| {
+            let Some((place, _)) = f.read_place.filter(|_| decisions(f)) else {
+                return true;
+            };
+            let decided: Vec<u32> = updates
+                .iter()
+                .filter(|&&(at, p)| {
+                    p == place
+                        && control
+                            .get(cx.cfg.block_of[at as usize] as usize)
+                            .is_some_and(|c| c.branches.contains(&f.use_at))
+                })
+                .map(|&(at, _)| at)
+                .collect();
+            decided.is_empty() || !decided.iter().all(|&at| result_tested(cx.code, at))
+        });
+    }
+
     /// Re-read and compare: a stale value combined with a value read from the same location in
     /// the current critical section (`if (count == seen)`, a version check) is being checked
     /// against the current state, not used stale.
@@ -318,6 +353,13 @@ impl Analysis for StaleValue {
                 returns: Returns::Nothing,
             }) if cx.produces => return merge(inputs),
             _ => {}
+        }
+        if cx.record && cx.place != Sym::Unknown {
+            if let StepKind::Call(CallEffect::Region { kind, returns, .. }) = cx.kind {
+                if kind == RegionCall::Validating || returns == Returns::Owned {
+                    self.updates.push((cx.at, cx.place));
+                }
+            }
         }
         self.check(cx, inputs);
         match cx.kind {

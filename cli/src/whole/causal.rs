@@ -41,7 +41,7 @@ use super::fields::{FieldTable, IO_PREFIXES};
 use super::views::{tarjan, Node, Views};
 use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx, StepKind};
 use crate::analysis::locks::{self, CallEffect, RegionCall, Returns, CALLER_SITE};
-use crate::bytecode::cfg::Cfg;
+use crate::bytecode::cfg::{control_dependence, Cfg, Control};
 use crate::bytecode::{Class, Code, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
@@ -216,6 +216,9 @@ pub struct CausalGraph {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Val {
     src: u64,
+    /// The sources that reach it as data: computed from them, not only decided by a condition
+    /// on them (a constant stored under `if (x == null)` depends on `x` by control alone).
+    data: u64,
     left: u64,
     field: u32,
     /// A reference to an object this method allocated (not shared yet, as in the lock model):
@@ -227,6 +230,7 @@ impl Val {
     fn or(self, o: Val) -> Val {
         Val {
             src: self.src | o.src,
+            data: self.data | o.data,
             left: self.left | o.left,
             field: 0,
             local: false,
@@ -259,6 +263,10 @@ enum Src {
     Param,
     Atomic(GAccess),
     Plain(Var, Loc),
+    /// The outcome of this thread's own update of a variable, at a call site: what a
+    /// conditional update, a read-modify-write or a take-out (`putIfAbsent`, `decrementAndGet`,
+    /// `poll`) reports about the state it just changed. Current, never stale.
+    Outcome(Var, u32),
 }
 
 /// One node's analysis.
@@ -273,7 +281,7 @@ struct Run<'a> {
     code: &'a Code,
     block_of: &'a [u32],
     /// Branch instructions each block is control dependent on (transitively).
-    ctrl: Vec<Vec<u32>>,
+    ctrl: Vec<Control>,
     /// Call sites of this node (facts), by instruction.
     calls: FxHashMap<u32, usize>,
     nparams: usize,
@@ -295,6 +303,8 @@ struct Run<'a> {
     flowed: u64,
     /// The sources each compare-and-set style call (by site) compared with the current state.
     checked: FxHashMap<u32, u64>,
+    /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
+    outcome_tested: FxHashSet<u32>,
     out: NodeOut,
 }
 
@@ -302,12 +312,14 @@ impl Run<'_> {
     fn control(&self, at: u32) -> Val {
         let mut v = Val::default();
         if let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) {
-            for b in bs {
+            for b in &bs.branches {
                 if let Some(c) = self.branch.get(b) {
                     v = v.or(*c);
                 }
             }
         }
+        // A condition reaches what it controls by control alone.
+        v.data = 0;
         v
     }
 
@@ -317,6 +329,7 @@ impl Run<'_> {
     fn ctl_flow(&self, ctl: Val) -> Val {
         Val {
             src: ctl.src & !self.imported,
+            data: 0,
             left: ctl.left & !self.imported,
             field: 0,
             local: false,
@@ -355,7 +368,7 @@ impl Run<'_> {
                 }
             }
             Src::Plain(..) => self.plain |= bit,
-            Src::Param => {}
+            Src::Param | Src::Outcome(..) => {}
         }
         bit
     }
@@ -377,6 +390,7 @@ impl Run<'_> {
                 let bit = self.source((at, 0), Src::Atomic(g), Some(outer.unwrap_or(site)));
                 Val {
                     src: bit,
+                    data: bit,
                     left: 0,
                     field: 0,
                     local: false,
@@ -386,6 +400,7 @@ impl Run<'_> {
                 let bit = self.source((at, 0), Src::Plain(var, self.loc(at)), None);
                 Val {
                     src: bit,
+                    data: bit,
                     left: 0,
                     field: 0,
                     local: false,
@@ -479,7 +494,10 @@ impl Run<'_> {
                 break;
             }
             if let Src::Atomic(src) = self.srcs[b] {
-                if src.var != dst.var || current.contains(&src.var) {
+                if src.var != dst.var
+                    || current.contains(&src.var)
+                    || self.decided_by_outcome(entry_at, b, src.var)
+                {
                     continue;
                 }
                 self.flowed |= 1 << b;
@@ -493,6 +511,32 @@ impl Run<'_> {
                 });
             }
         }
+    }
+
+    /// Whether the write at `at` is decided by the outcome of the thread's own update of `var`
+    /// made after stale source `b` was read (`if (map.putIfAbsent(k, v) != null) return;`
+    /// after a `containsKey(k)` fast path): on the one chain of conditions that leads to it, a
+    /// condition tests that outcome and not the stale value. The update found the state as it
+    /// is, so the stale decision is superseded. The chain ends where a block depends on
+    /// several conditions (paths join there: one of them may bypass the update).
+    fn decided_by_outcome(&self, at: u32, b: usize, var: Var) -> bool {
+        let mut block = self.block_of[at as usize] as usize;
+        for _ in 0..16 {
+            let Some(c) = self.ctrl.get(block).filter(|c| c.direct == 1) else {
+                return false;
+            };
+            let br = c.branches[0];
+            if let Some(v) = self.branch.get(&br) {
+                if v.data & (1 << b) == 0
+                    && bits(v.data)
+                        .any(|o| o > b && matches!(self.srcs[o], Src::Outcome(x, _) if x == var))
+                {
+                    return true;
+                }
+            }
+            block = self.block_of[br as usize] as usize;
+        }
+        false
     }
 
     /// A write of `var` at `at` with value `v` (data and control), inside the own region
@@ -594,7 +638,7 @@ impl Run<'_> {
                 // stale value or stale decision reaches it, here or in a caller. A
                 // single-writer publication (`lazySet`) writes the writer's own value.
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
-                    self.flow(flowing, data.src, dst, cx.at, cx.at);
+                    self.flow(flowing, data.data, dst, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, dst);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
@@ -613,6 +657,14 @@ impl Run<'_> {
                 };
                 let bit = self.source((cx.at, 0), Src::Atomic(g), Some(outer.unwrap_or(cx.at)));
                 result.src |= bit;
+                result.data |= bit;
+            } else if cx.produces
+                && access & WRITE != 0
+                && (kind == RegionCall::Validating || returns == Returns::Owned)
+            {
+                let bit = self.source((cx.at, 0), Src::Outcome(var, cx.at), None);
+                result.src |= bit;
+                result.data |= bit;
             }
         }
         if cx.record {
@@ -689,10 +741,32 @@ impl Run<'_> {
                     result = result.or(*v);
                 }
             }
-            for g in s.ret_reads.iter().filter(|g| g.node == callee) {
+            // An object the callee read and overwrote in the same region (`pop()`: the slot
+            // read and cleared; `poll()`: the head read and unlinked) is taken out, handed over
+            // to this thread like the element a library `poll()` returns: not a snapshot. (A
+            // number computed in an update, `addAndGet(0)`, stays one: written back, it loses
+            // the updates made in between.)
+            let object = self.p
+                .method(views.nodes[callee as usize].method)
+                .descriptor
+                .rsplit(')')
+                .next()
+                .is_some_and(|r| r.starts_with('L') || r.starts_with('['));
+            let taken = |g: &GAccess| {
+                object
+                    && s.writes
+                        .iter()
+                        .any(|w| w.var == g.var && w.node == g.node && w.site == g.site)
+            };
+            for g in s
+                .ret_reads
+                .iter()
+                .filter(|g| g.node == callee && !taken(g))
+            {
                 let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
                 k += 1;
                 result.src |= bit;
+                result.data |= bit;
                 if outer.is_none() && bit != 0 {
                     result.left |= bit;
                     let b = bit.trailing_zeros() as usize;
@@ -716,6 +790,7 @@ impl Run<'_> {
                 };
                 k += 1;
                 result.src |= bit;
+                result.data |= bit;
             }
         }
         if cx.record {
@@ -732,7 +807,7 @@ impl Run<'_> {
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
-                        self.flow(arg(slot).or(fctl), arg(slot).src, w, cx.at, cx.at);
+                        self.flow(arg(slot).or(fctl), arg(slot).data, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
@@ -747,7 +822,7 @@ impl Run<'_> {
                 }
                 for &(slot, var, loc) in &s.param_plain_writes {
                     let v = arg(slot).or(fctl);
-                    self.write(cx.at, var, v, arg(slot).src, outer, loc);
+                    self.write(cx.at, var, v, arg(slot).data, outer, loc);
                 }
                 for &(var, loc) in &s.plain_writes {
                     self.write(cx.at, var, fctl, 0, outer, loc);
@@ -771,6 +846,7 @@ impl Analysis for Run<'_> {
     fn join(&self, a: &Val, b: &Val, _region: Option<u32>) -> Val {
         Val {
             src: a.src | b.src,
+            data: a.data | b.data,
             left: a.left | b.left,
             field: if a.field == b.field { a.field } else { 0 },
             local: a.local && b.local,
@@ -778,8 +854,10 @@ impl Analysis for Run<'_> {
     }
 
     fn entry_local(&mut self, slot: usize) -> Val {
+        let src = if slot < self.nparams { 1 << slot } else { 0 };
         Val {
-            src: if slot < self.nparams { 1 << slot } else { 0 },
+            src,
+            data: src,
             left: 0,
             field: 0,
             local: false,
@@ -878,7 +956,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.field_var(r).0, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, value.src, cx.region, self.loc(at));
+                            self.write(at, var, w, value.data, cx.region, self.loc(at));
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
@@ -888,7 +966,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, value.src, cx.region, self.loc(at));
+                            self.write(at, var, w, value.data, cx.region, self.loc(at));
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
@@ -898,6 +976,11 @@ impl Analysis for Run<'_> {
                         *e = e.or(u);
                         if cx.record {
                             self.define(at, u, None);
+                            for b in bits(u.data) {
+                                if let Src::Outcome(_, site) = self.srcs[b] {
+                                    self.outcome_tested.insert(site);
+                                }
+                            }
                         }
                     }
                     _ => {}
@@ -914,7 +997,7 @@ impl Analysis for Run<'_> {
                             Src::Plain(var, loc) => {
                                 push_capped(&mut self.out.summary.ret_plain, (var, loc))
                             }
-                            Src::Param => {}
+                            Src::Param | Src::Outcome(..) => {}
                         }
                     }
                 }
@@ -924,134 +1007,6 @@ impl Analysis for Run<'_> {
             StepKind::Call(effect) => self.call(cx, effect, inputs, ctl),
         }
     }
-}
-
-/// Control dependence per block (Ferrante, Ottenstein and Warren over the post-dominator tree,
-/// normal edges only): the branch instructions each block depends on, nested ones included
-/// (the paper's `IS`), at most 16. An `assert` decides nothing: a branch one of whose targets
-/// throws an `AssertionError` is no condition of what follows.
-fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Vec<u32>> {
-    let asserts = |b: usize| {
-        let blk = &cfg.blocks[b];
-        code.insns[blk.start as usize..blk.end as usize].iter().any(
-            |i| matches!(i.op, Op::New(r) if &*class.member(r).class == "java/lang/AssertionError"),
-        )
-    };
-    let n = cfg.blocks.len();
-    let exit = n;
-    // Post-order of the reverse graph from the virtual exit.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    for (b, blk) in cfg.blocks.iter().enumerate() {
-        if blk.succs.is_empty() {
-            preds[exit].push(b);
-        }
-        for &s in &blk.succs {
-            preds[s as usize].push(b);
-        }
-    }
-    let mut order = Vec::with_capacity(n + 1);
-    let mut seen = vec![false; n + 1];
-    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
-    seen[exit] = true;
-    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-        if *k < preds[v].len() {
-            let w = preds[v][*k];
-            *k += 1;
-            if !seen[w] {
-                seen[w] = true;
-                stack.push((w, 0));
-            }
-        } else {
-            order.push(v);
-            stack.pop();
-        }
-    }
-    const UNDEF: usize = usize::MAX;
-    let mut po = vec![UNDEF; n + 1];
-    for (i, &v) in order.iter().enumerate() {
-        po[v] = i;
-    }
-    let mut ipdom = vec![UNDEF; n + 1];
-    ipdom[exit] = exit;
-    let succs_of = |b: usize| -> Vec<usize> {
-        if cfg.blocks[b].succs.is_empty() {
-            vec![exit]
-        } else {
-            cfg.blocks[b].succs.iter().map(|&s| s as usize).collect()
-        }
-    };
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
-        changed = false;
-        rounds += 1;
-        for &b in order.iter().rev() {
-            if b == exit {
-                continue;
-            }
-            let mut new = UNDEF;
-            for s in succs_of(b) {
-                if ipdom[s] == UNDEF {
-                    continue;
-                }
-                new = if new == UNDEF {
-                    s
-                } else {
-                    let (mut x, mut y) = (new, s);
-                    let mut guard = 0;
-                    while x != y && guard < 4 * (n + 1) {
-                        guard += 1;
-                        while po[x] < po[y] {
-                            x = ipdom[x];
-                        }
-                        while po[y] < po[x] {
-                            y = ipdom[y];
-                        }
-                    }
-                    x
-                };
-            }
-            if new != UNDEF && ipdom[b] != new {
-                ipdom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    // Direct dependences: for an edge a → s, the blocks from s up the post-dominator tree to
-    // ipdom(a) (exclusive) depend on a's branch.
-    let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (a, blk) in cfg.blocks.iter().enumerate() {
-        if blk.succs.len() < 2 || blk.succs.iter().any(|&s| asserts(s as usize)) {
-            continue;
-        }
-        let stop = if ipdom[a] == UNDEF { exit } else { ipdom[a] };
-        for &s in &blk.succs {
-            let mut x = s as usize;
-            let mut guard = 0;
-            while x != stop && x != exit && x != UNDEF && guard <= n {
-                guard += 1;
-                if !direct[x].contains(&a) {
-                    direct[x].push(a);
-                }
-                x = ipdom[x];
-            }
-        }
-    }
-    // Nested conditions: the transitive closure, as branch instructions.
-    (0..n)
-        .map(|b| {
-            let mut out: Vec<usize> = Vec::new();
-            let mut stack: Vec<usize> = direct[b].clone();
-            while let Some(a) = stack.pop() {
-                if out.contains(&a) || out.len() >= 16 {
-                    continue;
-                }
-                out.push(a);
-                stack.extend(direct[a].iter().copied());
-            }
-            out.iter().map(|&a| cfg.blocks[a].end - 1).collect()
-        })
-        .collect()
 }
 
 /// Analyse one node with the callee summaries computed so far.
@@ -1110,9 +1065,21 @@ fn analyse(
         combined: FxHashSet::default(),
         flowed: 0,
         checked: FxHashMap::default(),
+        outcome_tested: FxHashSet::default(),
         out: NodeOut::default(),
     };
     engine::run(&cx, &mut run).ok()?;
+    // A decision on a stale value that leads to an update whose own outcome the code then
+    // tests (`if (q.size() > 0) { r = q.poll(); if (r != null) ... }`, `if (rc.get() > 0) { if
+    // (rc.decrementAndGet() == 0) ... }`) acts on what the update reports, not on the stale
+    // value: the test handles the state another thread left.
+    let tested = std::mem::take(&mut run.outcome_tested);
+    run.out.flows.retain(|f| {
+        !(f.check
+            && f.dst.node == node as u32
+            && f.dst.loc.method == method
+            && tested.contains(&f.dst.loc.at))
+    });
     Some(run.out)
 }
 

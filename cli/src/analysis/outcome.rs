@@ -1,0 +1,47 @@
+//! What an update reports, and whether the code looks at it. Part of the shared model of what
+//! validates a value: an update that returns its outcome (`putIfAbsent` the value it found,
+//! `poll` the element or `null`, `decrementAndGet` the new count, `compareAndSet` whether it
+//! succeeded) tells the thread the state it found, so a decision that led to it on an older
+//! look at that state is checked when the code tests the outcome (`if (r == null) break;`).
+//! The buggy twin ignores the outcome (`q.poll().run()`, a bare `decrementAndGet()`).
+
+use crate::bytecode::{Code, Op};
+
+/// Whether the result of the call at `at` is tested by a condition: consumed by a branch at
+/// once (`if (map.putIfAbsent(k, v) != null)`), or stored in a local that a branch tests
+/// (`r = q.poll(); if (r == null)`, `rc = n.decrementAndGet(); if (rc == 0)`). Read off the code
+/// as compilers emit it; a local is followed by its slot, anywhere in the method.
+pub fn result_tested(code: &Code, at: u32) -> bool {
+    let mut k = at as usize + 1;
+    // `(r = q.poll()) != null`: dup, store, test.
+    while let Some(op) = code.insns.get(k).map(|i| &i.op) {
+        match *op {
+            Op::CheckCast | Op::Dup => k += 1,
+            Op::Store(slot, _) => {
+                if code.insns.iter().enumerate().any(|(j, i)| {
+                    matches!(i.op, Op::Load(s, _) if s == slot) && tested_from(code, j + 1)
+                }) {
+                    return true;
+                }
+                // Only a copy left on the stack can still be tested.
+                return matches!(code.insns.get(k - 1).map(|i| &i.op), Some(Op::Dup))
+                    && tested_from(code, k + 1);
+            }
+            _ => return tested_from(code, k),
+        }
+    }
+    false
+}
+
+/// Whether the value on top of the stack before instruction `k` goes into a condition: a
+/// branch, after at most two operands pushed or combined (`x != null`, `rc < 0`, `n > 0L`).
+fn tested_from(code: &Code, k: usize) -> bool {
+    for i in code.insns.iter().skip(k).take(3) {
+        match i.op {
+            Op::If { .. } | Op::Switch(_) => return true,
+            Op::Const(_) | Op::Load(..) | Op::Compute { .. } => {}
+            _ => return false,
+        }
+    }
+    false
+}
