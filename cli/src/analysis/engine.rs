@@ -130,6 +130,9 @@ pub struct StepCx {
     /// The outermost held region `(lock, site)`, when in one: the region that encloses every
     /// other held one (`region` itself when only one is held).
     pub outer: Option<(LockId, u32)>,
+    /// A computation whose result a branch tests at once (`lcmp`, `dcmpl` before an `if`): a
+    /// comparison, not arithmetic.
+    pub compares: bool,
 }
 
 /// A region boundary, applied to every register of the frame.
@@ -650,6 +653,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             local_target: false,
             lock,
             outer,
+            compares: false,
         };
         match op {
             Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
@@ -973,6 +977,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             lookup: false,
             publishes: false,
             local_target: at.local_target,
+            compares: kind == StepKind::Compute
+                && matches!(
+                    self.cx.code.insns.get(i as usize + 1).map(|x| &x.op),
+                    Some(Op::If { .. })
+                ),
             lock: f.locks.innermost(),
             outer: f.locks.outermost(),
         };
@@ -1066,11 +1075,20 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         let region = f.locks.current();
         // The location a call reads or writes: the state of the thread-safe object it is made
         // on. (A method of the program reads whatever its code reads, not "its receiver".)
+        // An object read from a field through an object the frame cannot name (`a.b.c.get()`)
+        // is named by that field, as a field read through it is (`Sym::FieldOf`): a re-read of
+        // the same path reads the same state.
         let place = match effect {
             CallEffect::Region {
                 kind: RegionCall::ThreadSafeLibrary | RegionCall::Validating,
                 ..
-            } => receiver,
+            } => match receiver {
+                Sym::Value(j) => match self.cx.code.insns.get(j as usize).map(|x| &x.op) {
+                    Some(Op::GetField(fr)) => Sym::FieldOf(*fr),
+                    _ => receiver,
+                },
+                _ => receiver,
+            },
             _ => Sym::Unknown,
         };
         let library = match effect {
@@ -1120,6 +1138,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
+                    compares: false,
                 };
                 let v = a.transfer(&cx, &mut self.buf);
                 if stores {
@@ -1174,6 +1193,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
+                    compares: false,
                 };
                 let v = a.transfer(&cx, &mut self.buf);
                 let sym = if let CallEffect::TryAcquire(lock) = effect {

@@ -337,11 +337,18 @@ impl Analysis for StaleValue {
             // A value returned is the caller's to use (the whole-program causal rule follows
             // it across methods).
             StepKind::Return => return Ghost(None),
-            StepKind::Compute if inputs.iter().any(Ghost::is_clock) => return Ghost::clock(),
+            // A time computed from a clock reading, by arithmetic or by a call that computes
+            // from its arguments alone (`nanoTimePlusMillis(now, timeout)`), is a time.
+            StepKind::Compute
+            | StepKind::Call(CallEffect::Plain {
+                returns: Returns::Nothing,
+            }) if cx.produces && inputs.iter().any(Ghost::is_clock) => return Ghost::clock(),
             StepKind::Call(CallEffect::Plain {
                 returns: Returns::Clock,
             }) => return Ghost::clock(),
-            StepKind::Compute | StepKind::Branch => self.revalidate(cx.at, inputs),
+            // Re-read and compare: a branch on both values, or a comparison it tests.
+            StepKind::Branch => self.revalidate(cx.at, inputs),
+            StepKind::Compute if cx.compares => self.revalidate(cx.at, inputs),
             _ => {}
         }
         match cx.kind {
