@@ -52,12 +52,12 @@ pub struct FieldFacts {
     pub mutable: Vec<bool>,
 }
 
+/// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
+pub type FieldOwner<'a> = &'a (dyn Fn(&str, &str) -> Option<(u32, u32)> + Sync);
+
 impl FieldFacts {
     /// `field_owner(class, name)` resolves a field reference to its declaring `(class, field)`.
-    pub fn compute(
-        classes: &[Class],
-        field_owner: &(dyn Fn(&str, &str) -> Option<(u32, u32)> + Sync),
-    ) -> FieldFacts {
+    pub fn compute(classes: &[Class], field_owner: FieldOwner<'_>) -> FieldFacts {
         let mut base = Vec::with_capacity(classes.len());
         let mut owner = Vec::new();
         for (ci, c) in classes.iter().enumerate() {

@@ -9,9 +9,9 @@
 
 use super::{Evidence, Finding, RuleId};
 use crate::analysis::engine::{Analysis, MethodCx, RegionEvent, StepCx, StepKind};
+use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::analysis::outcome::result_tested;
 use crate::bytecode::cfg::control_dependence;
-use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::fxhash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

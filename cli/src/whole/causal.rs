@@ -746,7 +746,8 @@ impl Run<'_> {
             // to this thread like the element a library `poll()` returns: not a snapshot. (A
             // number computed in an update, `addAndGet(0)`, stays one: written back, it loses
             // the updates made in between.)
-            let object = self.p
+            let object = self
+                .p
                 .method(views.nodes[callee as usize].method)
                 .descriptor
                 .rsplit(')')
@@ -758,11 +759,7 @@ impl Run<'_> {
                         .iter()
                         .any(|w| w.var == g.var && w.node == g.node && w.site == g.site)
             };
-            for g in s
-                .ret_reads
-                .iter()
-                .filter(|g| g.node == callee && !taken(g))
-            {
+            for g in s.ret_reads.iter().filter(|g| g.node == callee && !taken(g)) {
                 let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
                 k += 1;
                 result.src |= bit;
