@@ -281,13 +281,15 @@ fn full_log_has_expected_shape() {
     );
     assert_eq!(rule["helpUri"], "https://example.com/rules/SC0001");
     assert_eq!(rule["defaultConfiguration"]["level"], "warning");
+    // Enabled by default: SARIF's default, not written.
+    assert!(rule["defaultConfiguration"].get("enabled").is_none());
     assert_eq!(
         rule["properties"]["tags"],
         json!(["concurrency", "correctness"])
     );
     assert_eq!(rule["properties"]["precision"], "medium");
     assert_eq!(rule["properties"]["problem.severity"], "warning");
-    // Empty fields are omitted.
+    // Empty fields are omitted; a rule off by default says so.
     let rule2 = &driver["rules"][1];
     assert_eq!(
         rule2,
@@ -295,7 +297,7 @@ fn full_log_has_expected_shape() {
             "id": "SC0002",
             "name": "CheckThenAct",
             "shortDescription": {"text": "Check-then-act across lock regions"},
-            "defaultConfiguration": {"level": "error"}
+            "defaultConfiguration": {"enabled": false, "level": "error"}
         })
     );
 
