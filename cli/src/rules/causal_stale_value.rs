@@ -15,7 +15,7 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 use crate::rules::RuleId;
-use crate::whole::causal::{describe_var, CausalGraph, Flow, GAccess, Loc, Var};
+use crate::whole::causal::{describe_var, CausalGraph, Flow, Loc, Var};
 use crate::whole::facts::WRITE;
 use crate::whole::views::Views;
 
@@ -58,7 +58,7 @@ pub fn check(
         }
     }
     let mut flows = 0usize;
-    let mut reported: FxHashSet<(MethodId, u32, GAccessKey)> = FxHashSet::default();
+    let mut reported: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
     let mut out = Vec::new();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
@@ -91,7 +91,9 @@ pub fn check(
                     .find(|&b| a != b || v.threads[a as usize].many)
             });
             let Some(writer) = writer else { continue };
-            if !reported.insert((mid, f.entry_at, key(&f.src))) {
+            // One finding per variable and line it enters: two reads of it (`a[i] > a[j]`)
+            // or two callers' snapshots of it are one stale decision.
+            if !reported.insert((mid, line_in(p, mid, f.entry_at), f.src.var)) {
                 continue;
             }
             out.push(explain(p, v, n, f, writer));
@@ -104,8 +106,6 @@ pub fn check(
     ));
     out
 }
-
-type GAccessKey = (Var, MethodId, u32);
 
 /// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
 /// `f`.
@@ -123,10 +123,6 @@ fn call_is(p: &Program, m: MethodId, at: u32, f: impl Fn(&str, &str) -> bool) ->
         }
         _ => false,
     }
-}
-
-fn key(g: &GAccess) -> GAccessKey {
-    (g.var, g.loc.method, g.loc.at)
 }
 
 fn line_in(p: &Program, m: MethodId, at: u32) -> Option<u32> {
@@ -153,7 +149,11 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         (f != home).then_some(f)
     };
     let what = describe_var(p, &v.fields, f.src.var);
-    let r1 = region_words(p, v, f.src.node, f.src.site);
+    let r1 = if f.unlocked {
+        "no critical section (an unlocked read)".to_string()
+    } else {
+        region_words(p, v, f.src.node, f.src.site)
+    };
     let r2 = region_words(p, v, f.dst.node, f.dst.site);
     let written = describe_var(p, &v.fields, f.dst.var);
     let entry_line = line_in(p, mid, f.entry_at);
@@ -167,7 +167,11 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     let mut steps = vec![Step {
         kind: StepKind::Read,
         line: read_line,
-        message: format!("{what} is read here, inside {r1}"),
+        message: if f.unlocked {
+            format!("{what} is read here, outside any critical section: its writers hold a lock this read does not")
+        } else {
+            format!("{what} is read here, inside {r1}")
+        },
         file: file_of(f.src.loc.method),
     }];
     if let Some(left) = f.left_at {
@@ -205,9 +209,15 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         message: use_msg,
         file: None,
     });
+    let read_words = if f.unlocked {
+        "was read outside any critical section".to_string()
+    } else {
+        format!("was read inside {r1}")
+    };
     let message = format!(
-        "Stale value across critical sections: {what} was read inside {r1} ({}), left it, and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
+        "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
         read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+        if f.unlocked { "," } else { ", left it," },
         if same_place { "is" } else { "enters here to be" },
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         threads.join(", ")

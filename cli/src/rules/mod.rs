@@ -298,7 +298,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
     Ok(collapse(match (stale, block) {
         (true, true) => {
             let mut a = Both::new(
-                stale_value::StaleValue::default(),
+                stale_value::StaleValue::new(cx),
                 block_local_atomicity::BlockLocal::default(),
             );
             engine::run(cx, &mut a)?;
@@ -310,7 +310,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
                 .collect()
         }
         (true, false) => {
-            let mut a = stale_value::StaleValue::default();
+            let mut a = stale_value::StaleValue::new(cx);
             engine::run(cx, &mut a)?;
             a.settle(cx);
             a.findings

@@ -12,6 +12,7 @@ use crate::analysis::engine::{Analysis, MethodCx, RegionEvent, StepCx, StepKind}
 use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::analysis::outcome::result_tested;
 use crate::bytecode::cfg::control_dependence;
+use crate::bytecode::Op;
 use crate::fxhash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub struct Origin {
     /// The site of the enclosing critical section around the one it was read in, while it is
     /// still held (its lock: [`StaleValue::locks`]).
     pub outer: Option<u32>,
+    /// An array allocated with the value as its length (`new Object[v.size()]`): used only
+    /// where handed back to the object the size came from (`v.copyInto(a)`), which fills it
+    /// assuming the size still holds.
+    pub sized: bool,
 }
 
 /// The ghost state of one register: `None` when not from a critical section.
@@ -63,12 +68,14 @@ impl Ghost {
                 owned: a.owned && b.owned,
                 state: a.state,
                 outer: if a.outer == b.outer { a.outer } else { None },
+                sized: a.sized && b.sized,
             };
         }
         let key = |o: &Origin| {
             (
                 o.stale_at.is_some(),
                 !o.owned,
+                !o.sized,
                 o.age,
                 std::cmp::Reverse((o.read_at, o.region)),
             )
@@ -96,6 +103,7 @@ impl Ghost {
             owned: false,
             state: false,
             outer: None,
+            sized: false,
         }))
     }
 
@@ -120,9 +128,20 @@ pub struct StaleValue {
     /// Updates that report their outcome (conditional updates, read-modify-writes, take-outs):
     /// the call and the location it updates.
     updates: Vec<(u32, Sym)>,
+    /// The instructions that allocate an array (see [`Origin::sized`]).
+    new_arrays: Vec<u32>,
 }
 
 impl StaleValue {
+    pub fn new(cx: &MethodCx<'_>) -> StaleValue {
+        StaleValue {
+            new_arrays: (0..cx.code.insns.len() as u32)
+                .filter(|&at| matches!(cx.code.insns[at as usize].op, Op::NewArray(_)))
+                .collect(),
+            ..StaleValue::default()
+        }
+    }
+
     /// After the run: a decision on a stale look at a location (`n = q.size(); while (n-- >
     /// 0)`) that only leads to updates of that location whose outcome the code tests (`r =
     /// q.poll(); if (r == null) break;`) is checked by those outcomes, not acted upon stale
@@ -213,6 +232,11 @@ impl StaleValue {
             let Some(o) = g.0 else { continue };
             if o.owned && !(cx.stores && cx.place == o.place) {
                 // The thread's own value: stale only where written back to its location.
+                continue;
+            }
+            if o.sized && (o.place == Sym::Unknown || cx.place != o.place) {
+                // An array sized by a snapshot is only used stale where the object it was
+                // sized after fills it.
                 continue;
             }
             if (cx.publishes || cx.lookup) && cx.place == o.place {
@@ -308,6 +332,7 @@ fn read_here(locks: &mut FxHashMap<u32, LockId>, cx: &StepCx, region: Option<u32
             })
         ),
         outer: cx.outer.map(|(_, site)| site).filter(|&site| site != r),
+        sized: false,
     }))
 }
 
@@ -328,6 +353,14 @@ impl Analysis for StaleValue {
             StepKind::Iinc => return inputs.first().copied().unwrap_or_default(),
             StepKind::Fresh => {
                 self.check(cx, inputs);
+                // An array as long as a snapshot of an object's size carries the snapshot (see
+                // `Origin::sized`).
+                if let (true, Some(Ghost(Some(o)))) = (
+                    self.new_arrays.binary_search(&cx.at).is_ok(),
+                    inputs.first(),
+                ) {
+                    return Ghost(Some(Origin { sized: true, ..*o }));
+                }
                 return Ghost(None);
             }
             // A stable field of a (possibly stale) object: as old as the object, not a use.

@@ -128,6 +128,11 @@ pub struct Summary {
     pub writes: Vec<GAccess>,
     /// Writes outside every region.
     pub plain_writes: Vec<(Var, Loc)>,
+    /// Variables it updates in its own regions, compare-and-sets included.
+    pub updated: Vec<Var>,
+    /// Writes of its own regions that it decides itself on a look at the same variable
+    /// (`if (count > 0) count--`): a caller's earlier check of that variable is re-checked.
+    pub self_checked: Vec<GAccess>,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
 }
@@ -177,6 +182,9 @@ pub struct Flow {
     /// The value only decides the write (a condition on it), it is not written: check-then-act
     /// rather than a lost update.
     pub check: bool,
+    /// The value was read outside every region (`src.site` is then meaningless): stale as soon
+    /// as it is read, since the writers hold a lock the reader does not.
+    pub unlocked: bool,
 }
 
 /// Everything one node's analysis found.
@@ -296,6 +304,11 @@ struct Run<'a> {
     plain: u64,
     /// Sources imported from a callee's return, and the call each came through.
     imported: u64,
+    /// Imported sources that are the outcome of the callee's own update: it read the variable
+    /// and wrote it too (`if (tryAcquire())`, a test-and-set).
+    own_outcome: u64,
+    /// Reads made in this method outside every region, its caller's included.
+    unlocked: u64,
     via: [u32; 64],
     /// Own regions held at the current instruction (recording pass).
     held: Vec<u32>,
@@ -323,14 +336,15 @@ impl Run<'_> {
         v
     }
 
-    /// The control sources that count for flows: conditions on values read in this method.
-    /// A condition on a callee's result (`if (tryAcquire()) release()`) is the thread's own
-    /// decision, not a snapshot acted upon.
+    /// The control sources that count for flows: conditions on values read in this method or
+    /// returned by a callee that only queried them (`if (!isLoaded()) load()`). A condition on
+    /// the outcome of a callee's own update (`if (tryAcquire()) release()`: it read and wrote
+    /// the state) is the thread's own decision, not a snapshot acted upon.
     fn ctl_flow(&self, ctl: Val) -> Val {
         Val {
-            src: ctl.src & !self.imported,
+            src: ctl.src & !self.own_outcome,
             data: 0,
-            left: ctl.left & !self.imported,
+            left: ctl.left & !self.own_outcome,
             field: 0,
             local: false,
         }
@@ -398,6 +412,9 @@ impl Run<'_> {
             }
             None => {
                 let bit = self.source((at, 0), Src::Plain(var, self.loc(at)), None);
+                if region.is_none() {
+                    self.unlocked |= bit;
+                }
                 Val {
                     src: bit,
                     data: bit,
@@ -478,38 +495,65 @@ impl Run<'_> {
     /// A stale value that meets a fresh read of the same variable (the write's region re-reads
     /// it and compares, or decides on the new value too: double-checked) is superseded by it.
     /// `data`: the sources that reach the write as data (the others, through a condition).
+    ///
+    /// A value this method read outside every region (a check made without the lock, with no
+    /// caller holding one either) is stale from the start: it makes an edge into a region that
+    /// writes the variable just the same.
     fn flow(&mut self, v: Val, data: u64, dst: GAccess, entry_at: u32, enter_site: u32) {
-        let stale = v.left & self.atomic & !self.flowed;
+        let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed;
         if stale == 0 {
             return;
         }
-        let current: Vec<Var> = bits(v.src & self.atomic & !v.left)
-            .filter_map(|b| match self.srcs[b] {
-                Src::Atomic(g) => Some(g.var),
-                _ => None,
-            })
-            .collect();
+        // Fresh reads of each variable: any, and those that decide (a re-check). A decision on
+        // a stale value is superseded only by a fresh decision, not by a fresh read that is
+        // written (`if (used < limit) synchronized (this) { used++; }` still acts on the
+        // unlocked check).
+        let fresh = |mask: u64| -> Vec<Var> {
+            bits(mask & self.atomic & !v.left)
+                .filter_map(|b| match self.srcs[b] {
+                    Src::Atomic(g) => Some(g.var),
+                    _ => None,
+                })
+                .collect()
+        };
+        let current = fresh(v.src);
+        let rechecked = fresh(v.src & !data);
         for b in bits(stale) {
             if self.out.flows.len() >= MAX_LIST {
                 break;
             }
-            if let Src::Atomic(src) = self.srcs[b] {
-                if src.var != dst.var
-                    || current.contains(&src.var)
-                    || self.decided_by_outcome(entry_at, b, src.var)
-                {
-                    continue;
-                }
-                self.flowed |= 1 << b;
-                self.out.flows.push(Flow {
-                    src,
-                    left_at: (self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
-                    dst,
-                    entry_at,
-                    enter_site,
-                    check: data & (1 << b) == 0,
-                });
+            let (src, unlocked) = match self.srcs[b] {
+                Src::Atomic(g) => (g, false),
+                Src::Plain(var, loc) => (
+                    GAccess {
+                        var,
+                        node: self.node,
+                        site: u32::MAX,
+                        loc,
+                    },
+                    true,
+                ),
+                _ => continue,
+            };
+            let check = data & (1 << b) == 0;
+            let superseded = if check {
+                rechecked.contains(&src.var)
+            } else {
+                current.contains(&src.var)
+            };
+            if src.var != dst.var || superseded || self.decided_by_outcome(entry_at, b, src.var) {
+                continue;
             }
+            self.flowed |= 1 << b;
+            self.out.flows.push(Flow {
+                src,
+                left_at: (!unlocked && self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
+                dst,
+                entry_at,
+                enter_site,
+                check,
+                unlocked,
+            });
         }
     }
 
@@ -539,6 +583,16 @@ impl Run<'_> {
         false
     }
 
+    /// Whether a condition `ctl` looks at `var` itself (a read of it, in a region or not, or
+    /// the outcome of an update of it).
+    fn looks_at(&self, ctl: Val, var: Var) -> bool {
+        bits(ctl.src).any(|b| match self.srcs.get(b) {
+            Some(Src::Atomic(g)) => g.var == var,
+            Some(Src::Plain(x, _)) | Some(Src::Outcome(x, _)) => *x == var,
+            _ => false,
+        })
+    }
+
     /// A write of `var` at `at` with value `v` (data and control), inside the own region
     /// `region` or outside every region (recording pass).
     fn write(&mut self, at: u32, var: Var, v: Val, data: u64, region: Option<u32>, loc: Loc) {
@@ -552,6 +606,10 @@ impl Run<'_> {
                 };
                 self.flow(v, data, dst, at, site);
                 push_capped(&mut self.out.summary.writes, dst);
+                push_capped(&mut self.out.summary.updated, var);
+                if self.looks_at(self.control(at), var) {
+                    push_capped(&mut self.out.summary.self_checked, dst);
+                }
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                 }
@@ -628,6 +686,7 @@ impl Run<'_> {
                 self.access(cx.at, var, access, Some(cx.at));
             }
             if access & WRITE != 0 && cx.record {
+                push_capped(&mut self.out.summary.updated, var);
                 let dst = GAccess {
                     var,
                     node: self.node,
@@ -640,6 +699,9 @@ impl Run<'_> {
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
                     self.flow(flowing, data.data, dst, cx.at, cx.at);
                     push_capped(&mut self.out.summary.writes, dst);
+                    if self.looks_at(ctl, var) {
+                        push_capped(&mut self.out.summary.self_checked, dst);
+                    }
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                     }
@@ -762,6 +824,12 @@ impl Run<'_> {
             for g in s.ret_reads.iter().filter(|g| g.node == callee && !taken(g)) {
                 let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
                 k += 1;
+                // The callee also writes what it read (`tryAcquire()`, `acquire()` that
+                // checks a bound and increments): its result reports its own update.
+                let updated = s.updated.contains(&g.var);
+                if updated {
+                    self.own_outcome |= bit;
+                }
                 result.src |= bit;
                 result.data |= bit;
                 if outer.is_none() && bit != 0 {
@@ -811,10 +879,18 @@ impl Run<'_> {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, w));
                     }
                 }
-                // A condition of the caller does not make an edge into the callee's own
-                // regions: the callee decides on the state it reads there itself. (Values
-                // passed in, above, do.)
+                // A condition of the caller on a value that left its region decides the
+                // callee's own writes (`if (!isLoaded()) load()`: check then act through two
+                // calls), unless the callee looks at the variable again before it writes
+                // (`take()` that tests for empty itself). Writes deeper down are too far away
+                // to be evidence.
+                for &x in &s.updated {
+                    push_capped(&mut self.out.summary.updated, x);
+                }
                 for &w in &s.writes {
+                    if w.node == callee && !s.self_checked.contains(&w) {
+                        self.flow(fctl, 0, w, cx.at, cx.at);
+                    }
                     push_capped(&mut self.out.summary.writes, w);
                 }
                 for &(slot, var, loc) in &s.param_plain_writes {
@@ -1057,6 +1133,8 @@ fn analyse(
         atomic: 0,
         plain: 0,
         imported: 0,
+        own_outcome: 0,
+        unlocked: 0,
         via: [NO_LEFT; 64],
         held: Vec::new(),
         combined: FxHashSet::default(),
@@ -1270,6 +1348,46 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
             }
         })
         .collect();
+    // Regions that touch no tracked field have no lock view (`views` keeps only those with
+    // fields), yet their element and state accesses are writes another region can race with:
+    // a synchronized method that only stores into a final array (`slots[i] = owner`).
+    let have: FxHashSet<(usize, u32)> = views
+        .lock_views
+        .iter()
+        .map(|lv| (lv.node, lv.site))
+        .collect();
+    let mut extra: FxHashMap<(usize, u32), (Vec<Var>, Vec<Var>)> = FxHashMap::default();
+    for (v, o) in outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        for a in o.accesses.iter().filter(|a| var_kind(a.var) != FIELD) {
+            for &site in a.held.iter().filter(|&&s| s != a.at) {
+                if have.contains(&(v, site)) {
+                    continue;
+                }
+                let e = extra.entry((v, site)).or_default();
+                if a.kind & READ != 0 {
+                    e.0.push(a.var);
+                }
+                if a.kind & WRITE != 0 {
+                    e.1.push(a.var);
+                }
+            }
+        }
+    }
+    let mut extra: Vec<_> = extra.into_iter().collect();
+    extra.sort_unstable_by_key(|(k, _)| *k);
+    for ((node, site), (mut reads, mut writes)) in extra {
+        reads.sort_unstable();
+        reads.dedup();
+        writes.sort_unstable();
+        writes.dedup();
+        out.push(RegionView {
+            node,
+            site,
+            reads,
+            writes,
+        });
+    }
     for (v, o) in outs.iter().enumerate() {
         let Some(o) = o else { continue };
         for a in o.accesses.iter().filter(|a| var_kind(a.var) == STATE) {
