@@ -25,5 +25,8 @@ rm -rf "$out/classes" && mkdir -p "$out/classes" "$out/libs"
 javac --release 8 -encoding UTF-8 -Xlint:all -Xlint:-processing -Werror \
     -cp "$cp" -d "$out/classes" $(find "$here/src/main/java" -name '*.java' | sort)
 cp -r "$here/src/main/resources/." "$out/classes/"
+# The plugin's version, the workspace's: it picks the version of the scanner artifact it resolves.
+version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' "$here/../Cargo.toml" | head -n 1)"
+printf 'version=%s\n' "$version" >"$out/classes/io/github/stalecheck/gradle/stalecheck-plugin.properties"
 jar --create --file "$out/libs/stalecheck-gradle-plugin.jar" -C "$out/classes" .
 echo "built $out/libs/stalecheck-gradle-plugin.jar"

@@ -2,10 +2,13 @@
 //! `cargo test --workspace` runs every test of the repository.
 //!
 //! Each test runs a plugin's own test script (`gradle-plugin/test/run.sh`,
-//! `maven-plugin/test/run.sh`), which builds the plugin and runs real `gradle` / `mvn` builds of
-//! fixture projects against `STALECHECK`. They need `gradle` (Debian's 4.4.1) and `mvn` on the
-//! `PATH` (`.ci/run` installs both); without them the tests fail and say what to install. Set
-//! `STALECHECK_SKIP_PLUGIN_TESTS=1` to leave them out on purpose (they then print that they did).
+//! `maven-plugin/test/run.sh`), which builds the plugin, publishes the binary under test
+//! (`STALECHECK`, the script's input only) as a Maven artifact with `packaging/publish-binary.sh`
+//! into a local repository, and runs real `gradle` / `mvn` builds of fixture projects that resolve
+//! it from there, with no `STALECHECK` and no `stalecheck` on their `PATH`. They need `gradle`
+//! (Debian's 4.4.1) and `mvn` on the `PATH` (`.ci/run` installs both); without them the tests
+//! fail and say what to install. Set `STALECHECK_SKIP_PLUGIN_TESTS=1` to leave them out on
+//! purpose (they then print that they did).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

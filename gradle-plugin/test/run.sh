@@ -6,8 +6,12 @@
 #
 #   STALECHECK=/path/to/stalecheck gradle-plugin/test/run.sh
 #
-# STALECHECK defaults to target/release/stalecheck of this repository. GRADLE: the gradle command
-# (default `gradle`, Debian's 4.4.1 in CI). KEEP=1 keeps the scratch directory.
+# STALECHECK defaults to target/release/stalecheck of this repository. It is not handed to the
+# builds: packaging/publish-binary.sh publishes it (stripped) into a Maven repository directory in
+# the scratch directory, the test projects name that repository, and the plugin resolves the
+# binary from it; the builds run with no STALECHECK variable and no `stalecheck` on PATH.
+# GRADLE: the gradle command (default `gradle`, Debian's 4.4.1 in CI). KEEP=1 keeps the scratch
+# directory. Also compiles the plugin against the current Gradle API (check-api.sh, Maven Central).
 #
 # The failOn, baseline and multi-project tests need a binary with the reporting features
 # (`scan --fail-on`, `scan --baseline`, `stalecheck baseline`, `stalecheck merge`); without them they FAIL.
@@ -28,6 +32,19 @@ command -v "$GRADLE" >/dev/null || { echo "run.sh: no '$GRADLE' command (apt-get
 jar="$here/../build/libs/stalecheck-gradle-plugin.jar"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/stalecheck-gradle-test.XXXXXX")"
+# The binary under test as the Maven artifact the plugin resolves by default.
+m2repo="$work/stalecheck-repo"
+"$repo/packaging/publish-binary.sh" --repository "$m2repo" --binary "$STALECHECK" --strip >/dev/null || exit 2
+# The builds see no STALECHECK and no stalecheck on PATH.
+binary="$STALECHECK"
+unset STALECHECK
+clean_path=""
+IFS=: read -ra path_dirs <<<"$PATH"
+for d in "${path_dirs[@]}"; do
+    [ -n "$d" ] && [ ! -x "$d/stalecheck" ] && clean_path="${clean_path:+$clean_path:}$d"
+done
+export PATH="$clean_path"
+sarif_locations="$repo/tests/scripts/sarif-locations.py"
 # An own Gradle user home: no state from other builds; its daemon is stopped at the end.
 export GRADLE_USER_HOME="$work/gradle-home"
 cleanup() {
@@ -48,7 +65,7 @@ fail() {
 copy() {
     rm -rf "$work/$1"
     cp -r "$here/projects/$1" "$work/$1"
-    find "$work/$1" -name '*.gradle' -exec sed -i "s#@PLUGIN_JAR@#$jar#g" {} +
+    find "$work/$1" -name '*.gradle' -exec sed -i -e "s#@PLUGIN_JAR@#$jar#g" -e "s#@STALECHECK_REPO@#file://$m2repo#g" {} +
     echo "$work/$1"
 }
 
@@ -84,10 +101,12 @@ file_has() {
     if grep -qE -- "$3" "$2" 2>/dev/null; then ok "$1"; else fail "$1 (no /$3/ in $2)"; fi
 }
 
-echo "# stalecheck: $STALECHECK"
+echo "# stalecheck: $binary, published to $m2repo"
 echo "# gradle: $("$GRADLE" --version 2>/dev/null | sed -n '/^Gradle/p')"
 reporting=1
-"$STALECHECK" merge --help >/dev/null 2>&1 || reporting=0
+"$binary" merge --help >/dev/null 2>&1 || reporting=0
+console=1
+"$binary" scan --help 2>/dev/null | grep -q -- '--console' || console=0
 if [ "$reporting" = 0 ]; then
     echo "# NOTE: this stalecheck binary has no 'merge'/'baseline' subcommands (issue 5):"
     echo "#       the failOn, baseline and multi-project tests below will FAIL."
@@ -142,16 +161,27 @@ fi
 expect_failure "sourceSets = ['main', 'test']: staleCheck runs both" "$p" staleCheck -PwithTests --continue
 log_has "sourceSets: staleCheckTest ran in the aggregate" ":staleCheckTest"
 
-# --- the binary cannot be found: a clear error that says how to install it
-# (--no-daemon: the running daemon keeps the environment it was started with on JDK 17)
+# --- the binary: resolved from the Maven repository by default; a clear error when it cannot be
+echo "# the scanner binary from Maven coordinates"
 p2="$(copy single)"
-if (cd "$p2" && env -u STALECHECK PATH=/usr/bin:/bin "$GRADLE" --no-daemon --console=plain staleCheckMain) >"$work/last.log" 2>&1; then
-    fail "no binary: the build fails"
+expect_success "the binary is resolved from the project's Maven repository (no PATH, no STALECHECK)" "$p2" staleCheckMain --info
+log_has "the resolved coordinates are named (--info)" "using io.github.stalecheck:stalecheck-cli:"
+# (--no-daemon: the running daemon keeps the environment it was started with on JDK 17)
+sed -i "/@STALECHECK_REPO@\|stalecheck-repo/d" "$p2/build.gradle"
+if (cd "$p2" && "$GRADLE" --no-daemon --console=plain staleCheckMain --rerun-tasks) >"$work/last.log" 2>&1; then
+    fail "no repository with the binary: the build fails"
 else
-    ok "no binary: the build fails"
+    ok "no repository with the binary: the build fails"
 fi
-log_has "no binary: the error says how to install it" "cargo install"
+log_has "no binary: the error names the coordinates" "io.github.stalecheck:stalecheck-cli:"
+log_has "no binary: the error names the executable setting" "executable ="
 log_has "no binary: the error names STALECHECK" "STALECHECK environment variable"
+if (cd "$p2" && STALECHECK=/nonexistent/stalecheck "$GRADLE" --no-daemon --console=plain staleCheckMain --rerun-tasks) >"$work/last.log" 2>&1; then
+    fail "STALECHECK overrides: pointing nowhere, the build fails"
+else
+    ok "STALECHECK overrides: pointing nowhere, the build fails"
+fi
+log_has "STALECHECK overrides: the error names it" "/nonexistent/stalecheck (from the STALECHECK environment variable) does not exist"
 
 # --- failOn (passed as --fail-on)
 echo "# failOn (needs scan --fail-on)"
@@ -192,14 +222,55 @@ log_has "staleCheckReport: the scans ran" ":a:staleCheckMain"
 log_has "staleCheckReport: the failure names the merged report" "Merged report: file://$merged"
 log_has "staleCheckReport: the failure names the project with findings" "stalecheck found findings in :a:staleCheckMain"
 log_lacks "staleCheckReport: the clean project is not named" "findings in :b:"
-if [ -f "$merged" ] && [ "$(count_results "$merged" stale-value)" = 1 ]; then
-    ok "one merged SARIF with a's stale-value result"
+if [ -f "$merged" ] && [ "$(count_results "$merged" stale-value)" = 2 ]; then
+    ok "one merged SARIF with a's and c's stale-value results"
 else
-    fail "merged SARIF missing or without exactly one stale-value result"
+    fail "merged SARIF missing or without exactly two stale-value results"
+fi
+log_has "staleCheckReport: the failure names c (a lost update on a's class)" ":c:staleCheckMain"
+if python3 "$sarif_locations" "$merged" "$p" >"$work/last.log" 2>&1; then
+    ok "every location in the merged SARIF resolves to a file under the root ($(cat "$work/last.log" | sed 's/.*: all //'))"
+else
+    fail "locations in the merged SARIF that lead nowhere"
 fi
 file_has "merged SARIF: a's source path relative to the root" "$merged" '"uri": *"a/src/main/java/a/Counter.java"'
 file_has "merged SARIF: b's results too (its note on Clean.get)" "$merged" '"uri": *"b/src/main/java/b/Clean.java"'
 expect_failure "gradle check in the multi-project build fails on a's bug" "$p" check
+
+# --- a new project: the first run without a baseline, a planted bug, the baseline, a new bug
+echo "# a new project (adoption: first run, findings in the log, baseline, only new findings)"
+p="$(copy adopt)"
+expect_success "first run: the baseline file does not exist yet, gradle check passes" "$p" check
+log_has "first run: the log says there is no baseline yet" "no baseline yet"
+log_has "first run: the log names the task that creates it" "gradle staleBaseline"
+cp "$here/extra/Counter.java" "$p/src/main/java/demo/"
+expect_failure "a planted lost update fails gradle check" "$p" check
+if [ "$console" = 1 ]; then
+    log_has "the finding is in the build log: file, line, level, rule" "src/main/java/demo/Counter.java:15: warning: "
+    log_has "the finding's message is in the build log" "[stale-value]"
+    log_has "the finding's hint is in the build log" "hint: "
+    log_has "the binary's summary is in the build log" "stalecheck: "
+else
+    fail "findings in the build log: this stalecheck binary has no 'scan --console' (branch i14-cli)"
+fi
+expect_success "staleBaseline creates the baseline" "$p" staleBaseline
+[ -s "$p/stalecheck-baseline.sarif" ] && ok "the baseline file exists" || fail "no baseline file written"
+expect_success "with the baseline the known bug passes" "$p" check
+log_lacks "with the baseline: no 'no baseline yet' message" "no baseline yet"
+cp "$here/extra/Gauge.java" "$p/src/main/java/demo/"
+expect_failure "a new bug fails gradle check" "$p" check
+if [ "$console" = 1 ]; then
+    log_has "the new finding is in the build log" "src/main/java/demo/Gauge.java:13: warning: "
+    log_lacks "the baselined finding is not printed" "src/main/java/demo/Counter.java:15: warning: "
+fi
+
+# --- the current Gradle API (Maven Central's dev.gradleplugins:gradle-api), deprecations as errors
+echo "# the plugin against the current Gradle API"
+if "$here/../check-api.sh" >"$work/last.log" 2>&1; then
+    ok "the plugin compiles against Gradle API 8.11.1 with -Xlint:deprecation -Werror"
+else
+    fail "the plugin does not compile against Gradle API 8.11.1 without warnings"
+fi
 
 echo
 echo "$checks checks, $failures failed"

@@ -19,6 +19,11 @@ final class ScanSpec {
     final FileCollection classesDirs;
     final FileCollection classpath;
     final FileCollection sourceDirs;
+    /**
+     * The source directories of every other project's main source set (set once all projects are
+     * evaluated): classes of another project on the classpath get locations in their real files.
+     */
+    List<File> otherSourceDirs = new ArrayList<>();
 
     ScanSpec(String name, FileCollection classesDirs, FileCollection classpath, FileCollection sourceDirs) {
         this.name = name;
@@ -44,9 +49,12 @@ final class ScanSpec {
      */
     List<String> sourceRoots(File rootDir) {
         List<String> out = new ArrayList<>();
-        for (File dir : sourceDirs.getFiles()) {
-            if (dir.isDirectory()) {
-                out.add(relative(rootDir, dir));
+        List<File> dirs = new ArrayList<>(sourceDirs.getFiles());
+        dirs.addAll(otherSourceDirs);
+        for (File dir : dirs) {
+            String root = relative(rootDir, dir);
+            if (dir.isDirectory() && !out.contains(root)) {
+                out.add(root);
             }
         }
         return out;

@@ -26,6 +26,7 @@ public class StaleBaselineTask extends DefaultTask {
     private List<String> rules = new ArrayList<>();
     private boolean openWorld;
     private String executable;
+    private Scanner scanner;
 
     void configure(List<ScanSpec> specs, File rootDir, File baselineFile, File configFile, List<String> rules,
             boolean openWorld, String executable) {
@@ -36,6 +37,10 @@ public class StaleBaselineTask extends DefaultTask {
         this.rules = rules == null ? new ArrayList<String>() : new ArrayList<>(rules);
         this.openWorld = openWorld;
         this.executable = executable;
+    }
+
+    void setScanner(Scanner scanner) {
+        this.scanner = scanner;
     }
 
     @Internal
@@ -58,7 +63,7 @@ public class StaleBaselineTask extends DefaultTask {
             throw new GradleException("stalecheck: staleBaseline needs a baseline file: set "
                     + "`stalecheck { baselineFile = file(\"stalecheck-baseline.sarif\") }` in the build script.");
         }
-        String binary = Binary.locate(executable);
+        String binary = Binary.locate(executable, scanner, new File(getTemporaryDir(), "bin"), getLogger());
         List<String> parts = new ArrayList<>();
         for (ScanSpec spec : specs) {
             if (spec.classDirArgs().isEmpty()) {

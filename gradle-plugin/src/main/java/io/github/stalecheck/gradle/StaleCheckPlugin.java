@@ -1,15 +1,19 @@
 package io.github.stalecheck.gradle;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.Plugin;
 import org.gradle.api.Project;
+import org.gradle.api.artifacts.Configuration;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 
@@ -61,7 +65,16 @@ public class StaleCheckPlugin implements Plugin<Project> {
             task.init(spec(project, sourceSet), rootDir, null, null);
         });
 
+        project.getGradle().projectsEvaluated(gradle -> {
+            List<File> others = mainSourceDirs(project.getRootProject());
+            for (StaleCheckTask task : project.getTasks().withType(StaleCheckTask.class)) {
+                task.spec().otherSourceDirs = others;
+            }
+        });
+
         afterEvaluate(project, () -> {
+            Scanner resolved = scanner(project, null);
+            String baselineTask = project.getParent() == null ? BASELINE : project.getPath() + ":" + BASELINE;
             File reports = new File(buildDir(project), "reports/stalecheck");
             File state = new File(buildDir(project), "stalecheck");
             for (StaleCheckTask task : project.getTasks().withType(StaleCheckTask.class)) {
@@ -87,6 +100,8 @@ public class StaleCheckPlugin implements Plugin<Project> {
                 }
                 task.setOpenWorld(task.getOpenWorld() || extension.getOpenWorld());
                 task.setIgnoreFailures(task.getIgnoreFailures() || extension.getIgnoreFailures());
+                task.setScanner(task.getExecutable() == null ? resolved : scanner(project, task.getExecutable()),
+                        baselineTask);
             }
 
             List<ScanSpec> selected = new ArrayList<>();
@@ -104,6 +119,8 @@ public class StaleCheckPlugin implements Plugin<Project> {
             }
             baseline.configure(selected, rootDir, extension.getBaselineFile(), extension.getConfigFile(),
                     extension.getRules(), extension.getOpenWorld(), executable(project, extension));
+            baseline.setScanner(executable(project, extension) == null ? resolved
+                    : scanner(project, executable(project, extension)));
         });
     }
 
@@ -124,6 +141,7 @@ public class StaleCheckPlugin implements Plugin<Project> {
             if (report.getExecutable() == null) {
                 report.setExecutable(executable(root, extension));
             }
+            report.setScanner(scanner(root, report.getExecutable()));
         });
         root.getGradle().projectsEvaluated(gradle -> {
             List<StaleCheckTask> scans = new ArrayList<>();
@@ -154,6 +172,59 @@ public class StaleCheckPlugin implements Plugin<Project> {
         };
         return new ScanSpec(sourceSet.getName(), sourceSet.getOutput().getClassesDirs(),
                 sourceSet.getCompileClasspath(), project.files(sourceDirs));
+    }
+
+    /**
+     * The scanner binary for this platform as a Maven artifact of the plugin's own version,
+     * {@code io.github.stalecheck:stalecheck-cli:VERSION:CLASSIFIER@exe}, in a detached
+     * configuration resolved from the project's repositories when a task runs. Not looked up when
+     * {@code executable} or {@code STALECHECK} names the binary.
+     */
+    static Scanner scanner(Project project, String executable) {
+        String classifier = Platform.classifier();
+        String coordinates = classifier == null ? null : Platform.coordinates(version(), classifier);
+        String env = System.getenv(Binary.ENV);
+        if (coordinates == null || executable != null || (env != null && !env.trim().isEmpty())) {
+            return new Scanner(coordinates, null);
+        }
+        Configuration configuration =
+                project.getConfigurations().detachedConfiguration(project.getDependencies().create(coordinates));
+        configuration.setTransitive(false);
+        return new Scanner(coordinates, project.files(configuration));
+    }
+
+    /** The plugin's version (written by build.sh from the workspace's Cargo.toml): the scanner's version. */
+    static String version() {
+        Properties properties = new Properties();
+        try (InputStream in = StaleCheckPlugin.class.getResourceAsStream("stalecheck-plugin.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            throw new GradleException("stalecheck: cannot read the plugin's version: " + e.getMessage(), e);
+        }
+        String version = properties.getProperty("version");
+        if (version == null || version.trim().isEmpty()) {
+            throw new GradleException("stalecheck: the plugin jar has no version (stalecheck-plugin.properties); build it with build.sh");
+        }
+        return version.trim();
+    }
+
+    /** Every project's main source set's source directories (no resources), in project order. */
+    private static List<File> mainSourceDirs(Project root) {
+        List<File> dirs = new ArrayList<>();
+        for (Project p : root.getAllprojects()) {
+            if (!p.getPluginManager().hasPlugin("java")) {
+                continue;
+            }
+            SourceSet main = sourceSets(p).findByName(SourceSet.MAIN_SOURCE_SET_NAME);
+            if (main != null) {
+                Set<File> src = new LinkedHashSet<>(main.getAllSource().getSrcDirs());
+                src.removeAll(main.getResources().getSrcDirs());
+                dirs.addAll(src);
+            }
+        }
+        return dirs;
     }
 
     static String taskName(SourceSet sourceSet) {

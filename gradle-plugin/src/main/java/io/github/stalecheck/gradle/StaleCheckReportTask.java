@@ -28,6 +28,7 @@ public class StaleCheckReportTask extends DefaultTask {
     private File mergedFile;
     private File rootDir;
     private String executable;
+    private Scanner scanner;
 
     void add(String taskPath, File report, File status) {
         scanPaths.add(taskPath);
@@ -75,6 +76,10 @@ public class StaleCheckReportTask extends DefaultTask {
         this.executable = executable;
     }
 
+    void setScanner(Scanner scanner) {
+        this.scanner = scanner;
+    }
+
     @TaskAction
     public void merge() {
         List<String> inputs = new ArrayList<>();
@@ -95,7 +100,7 @@ public class StaleCheckReportTask extends DefaultTask {
         if (mergedFile.exists() && !mergedFile.delete()) {
             throw new GradleException("stalecheck: cannot replace " + mergedFile);
         }
-        Merge.run(Binary.locate(executable), inputs, mergedFile, rootDir, getLogger());
+        Merge.run(Binary.locate(executable, scanner, new File(getTemporaryDir(), "bin"), getLogger()), inputs, mergedFile, rootDir, getLogger());
         String where = mergedFile.toPath().toUri().toString();
         getLogger().lifecycle("stalecheck: merged {} report(s) into {}", inputs.size(), where);
         if (!failed.isEmpty()) {

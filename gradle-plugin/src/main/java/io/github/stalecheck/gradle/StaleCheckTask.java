@@ -48,6 +48,8 @@ public class StaleCheckTask extends DefaultTask {
     private boolean deferFailures;
     private String executable;
     private boolean aggregated;
+    private Scanner scanner;
+    private String baselineTask = StaleCheckPlugin.BASELINE;
 
     void init(ScanSpec spec, File rootDir, File reportFile, File statusFile) {
         this.spec = spec;
@@ -138,11 +140,21 @@ public class StaleCheckTask extends DefaultTask {
         this.configFile = configFile;
     }
 
-    @InputFile
-    @Optional
-    @PathSensitive(PathSensitivity.NONE)
+    /** Not an input itself: it may not exist yet (the first run); {@link #getBaselineFiles()} is. */
+    @Internal
     public File getBaselineFile() {
         return baselineFile;
+    }
+
+    /** The baseline file when it exists: creating it with {@code staleBaseline} reruns the scan. */
+    @InputFiles
+    @PathSensitive(PathSensitivity.NONE)
+    public List<File> getBaselineFiles() {
+        List<File> files = new ArrayList<>();
+        if (baselineFile != null && baselineFile.isFile()) {
+            files.add(baselineFile);
+        }
+        return files;
     }
 
     public void setBaselineFile(File baselineFile) {
@@ -206,9 +218,15 @@ public class StaleCheckTask extends DefaultTask {
         this.executable = executable;
     }
 
+    void setScanner(Scanner scanner, String baselineTask) {
+        this.scanner = scanner;
+        this.baselineTask = baselineTask;
+    }
+
     @TaskAction
     public void scan() {
-        String binary = Binary.locate(executable);
+        String binary = Binary.locate(executable, scanner, new File(getTemporaryDir(), "bin"), getLogger());
+        boolean withBaseline = baselineFile != null && baselineFile.isFile();
         List<String> command = new ArrayList<>();
         command.add(binary);
         command.add("scan");
@@ -218,13 +236,21 @@ public class StaleCheckTask extends DefaultTask {
         command.add("sarif");
         command.add("--output");
         command.add(reportFile.getAbsolutePath());
-        if (baselineFile != null) {
+        if (withBaseline) {
             command.add("--baseline");
             command.add(baselineFile.getAbsolutePath());
+        } else if (baselineFile != null) {
+            getLogger().lifecycle("stalecheck {}: no baseline yet ({} does not exist): every finding counts as new."
+                    + " Run `gradle {}` to create it; then only new findings fail the build.", spec.name, baselineFile,
+                    baselineTask);
         }
         if (failOn != null && !failOn.trim().isEmpty()) {
             command.add("--fail-on");
             command.add(failOn.trim());
+        }
+        if (Binary.supportsConsole(binary)) {
+            command.add("--console");
+            command.add("gradle");
         }
         if (reportFile.exists() && !reportFile.delete()) {
             throw new GradleException("stalecheck: cannot replace " + reportFile);
@@ -233,12 +259,13 @@ public class StaleCheckTask extends DefaultTask {
         String where = reportFile.toPath().toUri().toString();
         if (code == 0) {
             ScanSpec.write(statusFile, CLEAN + "\n");
-            getLogger().lifecycle("stalecheck {}: no findings{}. Report: {}", spec.name, level(), where);
+            getLogger().lifecycle("stalecheck {}: no {}findings{}. Report: {}", spec.name, withBaseline ? "new " : "",
+                    level(), where);
             return;
         }
         if (code == 1 && reportFile.isFile()) {
             ScanSpec.write(statusFile, (ignoreFailures ? CLEAN : FINDINGS) + "\n");
-            String message = "stalecheck found " + (baselineFile != null ? "new " : "") + "findings"
+            String message = "stalecheck found " + (withBaseline ? "new " : "") + "findings"
                     + level() + " in source set '" + spec.name + "'. See the report at: " + where;
             if (ignoreFailures || deferFailures) {
                 getLogger().warn(message);

@@ -13,8 +13,10 @@ import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.eclipse.aether.RepositorySystem;
 
 /** What {@code check} and {@code baseline} share: the inputs of one module and the scan options. */
 abstract class AbstractStaleCheckMojo extends AbstractMojo {
@@ -23,6 +25,13 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
 
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     protected MavenSession session;
+
+    /** The plugin's version: the version of the scanner binary it resolves. */
+    @Parameter(defaultValue = "${plugin.version}", readonly = true, required = true)
+    protected String pluginVersion;
+
+    @Component
+    protected RepositorySystem repositorySystem;
 
     /** Skip stalecheck. */
     @Parameter(property = "stalecheck.skip", defaultValue = "false")
@@ -46,7 +55,8 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
 
     /**
      * The {@code stalecheck} binary: a path or a command name. Unset: the {@code STALECHECK}
-     * environment variable, else {@code stalecheck} on {@code PATH}.
+     * environment variable, else the artifact {@code io.github.stalecheck:stalecheck-cli:exe:CLASSIFIER:VERSION}
+     * (this platform, the plugin's version) from the project's repositories, else {@code stalecheck} on {@code PATH}.
      */
     @Parameter(property = "stalecheck.executable")
     protected String executable;
@@ -112,10 +122,20 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
         if (includeTests) {
             roots.addAll(project.getTestCompileSourceRoots());
         }
+        // Every reactor module's source roots too: a class of another module on the classpath gets
+        // locations in its real file.
+        if (session.getProjects() != null) {
+            for (MavenProject module : session.getProjects()) {
+                if (module != project) {
+                    roots.addAll(module.getCompileSourceRoots());
+                }
+            }
+        }
         File workDir = workDir();
+        Set<String> seen = new LinkedHashSet<>();
         for (String root : roots) {
             File dir = new File(root);
-            if (dir.isDirectory()) {
+            if (dir.isDirectory() && seen.add(relative(workDir, dir))) {
                 args.add("--source-root");
                 args.add(relative(workDir, dir));
             }
@@ -142,7 +162,7 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
     }
 
     protected String binary() throws MojoExecutionException {
-        return Binary.locate(executable, project.getBasedir());
+        return Scanner.locate(executable, project, session, repositorySystem, pluginVersion, getLog());
     }
 
     static String relative(File root, File file) {

@@ -10,9 +10,11 @@ import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.eclipse.aether.RepositorySystem;
 
 /**
  * Merges the {@code target/stalecheck.sarif} of every module of the reactor into one file
@@ -35,6 +37,13 @@ public class AggregateMojo extends AbstractMojo {
     /** Fail when a module's {@code check} found findings (recorded next to its report). */
     @Parameter(property = "stalecheck.failOnViolation", defaultValue = "true")
     private boolean failOnViolation;
+
+    /** The plugin's version: the version of the scanner binary it resolves. */
+    @Parameter(defaultValue = "${plugin.version}", readonly = true, required = true)
+    private String pluginVersion;
+
+    @Component
+    private RepositorySystem repositorySystem;
 
     /** The {@code stalecheck} binary (see {@code check}). */
     @Parameter(property = "stalecheck.executable")
@@ -77,7 +86,7 @@ public class AggregateMojo extends AbstractMojo {
             throw new MojoExecutionException("stalecheck: cannot create " + parent);
         }
         List<String> command = new ArrayList<>();
-        command.add(Binary.locate(executable, project.getBasedir()));
+        command.add(Scanner.locate(executable, project, session, repositorySystem, pluginVersion, getLog()));
         command.add("merge");
         command.addAll(inputs);
         command.add("--output");

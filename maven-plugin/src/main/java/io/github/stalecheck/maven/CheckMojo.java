@@ -55,13 +55,21 @@ public class CheckMojo extends AbstractStaleCheckMojo {
         command.add("sarif");
         command.add("--output");
         command.add(outputFile.getAbsolutePath());
-        if (baselineFile != null) {
+        boolean withBaseline = baselineFile != null && baselineFile.isFile();
+        if (withBaseline) {
             command.add("--baseline");
             command.add(baselineFile.getAbsolutePath());
+        } else if (baselineFile != null) {
+            getLog().info("stalecheck: no baseline yet (" + baselineFile + " does not exist): every finding counts as new."
+                    + " Run `mvn stalecheck:baseline` to create it; then only new findings fail the build.");
         }
         if (failOn != null && !failOn.trim().isEmpty()) {
             command.add("--fail-on");
             command.add(failOn.trim());
+        }
+        if (Binary.supportsConsole(command.get(0))) {
+            command.add("--console");
+            command.add("maven");
         }
         if (outputFile.exists() && !outputFile.delete()) {
             throw new MojoExecutionException("stalecheck: cannot replace " + outputFile);
@@ -71,12 +79,13 @@ public class CheckMojo extends AbstractStaleCheckMojo {
         String level = level(failOn);
         if (code == 0) {
             write(status, CLEAN + "\n");
-            getLog().info("stalecheck: no findings" + level + ". Report: " + outputFile);
+            getLog().info("stalecheck: no " + (withBaseline ? "new " : "") + "findings" + level + ". Report: "
+                    + outputFile);
             return;
         }
         if (code == 1 && outputFile.isFile()) {
             write(status, FINDINGS + "\n");
-            String message = "stalecheck found " + (baselineFile != null ? "new " : "") + "findings" + level + " in "
+            String message = "stalecheck found " + (withBaseline ? "new " : "") + "findings" + level + " in "
                     + project.getArtifactId() + ". See the report at: " + outputFile;
             if (!failOnViolation) {
                 getLog().warn(message);
