@@ -130,6 +130,9 @@ pub struct Summary {
     pub plain_writes: Vec<(Var, Loc)>,
     /// Variables it updates in its own regions, compare-and-sets included.
     pub updated: Vec<Var>,
+    /// Variables whose update's outcome it returns (`getAndResetFlag()` returning
+    /// `flag.getAndSet(false)`): a validating update, like a compare-and-set.
+    pub ret_outcome: Vec<Var>,
     /// Writes of its own regions that it decides itself on a look at the same variable
     /// (`if (count > 0) count--`): a caller's earlier check of that variable is re-checked.
     pub self_checked: Vec<GAccess>,
@@ -882,13 +885,16 @@ impl Run<'_> {
                 // A condition of the caller on a value that left its region decides the
                 // callee's own writes (`if (!isLoaded()) load()`: check then act through two
                 // calls), unless the callee looks at the variable again before it writes
-                // (`take()` that tests for empty itself). Writes deeper down are too far away
-                // to be evidence.
+                // (`take()` that tests for empty itself) or returns the outcome of its update
+                // (a validating update). Writes deeper down are too far away to be evidence.
                 for &x in &s.updated {
                     push_capped(&mut self.out.summary.updated, x);
                 }
                 for &w in &s.writes {
-                    if w.node == callee && !s.self_checked.contains(&w) {
+                    if w.node == callee
+                        && !s.self_checked.contains(&w)
+                        && !s.ret_outcome.contains(&w.var)
+                    {
                         self.flow(fctl, 0, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
@@ -1070,7 +1076,10 @@ impl Analysis for Run<'_> {
                             Src::Plain(var, loc) => {
                                 push_capped(&mut self.out.summary.ret_plain, (var, loc))
                             }
-                            Src::Param | Src::Outcome(..) => {}
+                            Src::Outcome(var, _) => {
+                                push_capped(&mut self.out.summary.ret_outcome, var)
+                            }
+                            Src::Param => {}
                         }
                     }
                 }
