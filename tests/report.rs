@@ -1214,3 +1214,230 @@ fn json_output_follows_the_documented_schema() {
     let schema = read_json(&common::repo_root().join("docs/stalecheck-json-1.schema.json"));
     assert!(!jsonschema::is_valid(&schema, &broken));
 }
+
+// ---------------------------------------------------------------------------------------------
+// `scan --console gradle|maven`: compiler-style finding lines for build logs
+// ---------------------------------------------------------------------------------------------
+
+/// The finding lines of `--console` output (every line but the hints and the summary).
+fn console_findings(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with("    hint: ") && !l.starts_with("info:     hint: "))
+        .filter(|l| !l.starts_with("stalecheck: "))
+        .collect()
+}
+
+/// The SARIF results without what depends on the command line.
+fn results_json(log: &Value) -> Vec<Value> {
+    results(log).into_iter().cloned().collect()
+}
+
+#[test]
+fn console_lines_without_a_baseline_in_both_styles() {
+    let work = common::scratch_dir("report-console");
+    let dir = work.join("v1");
+    build(&dir, "src", &[("Counter.java", COUNTER_V1)]);
+    let source = dir.join("src/adopt/Counter.java");
+    let abs = source.canonicalize().unwrap_or(source.clone());
+    let (plain, plain_log) = scan_sarif(&dir, "src", &dir.join("plain.sarif"), &[]);
+    plain.expect_code(1, "v1 has warnings");
+    let n = results(&plain_log)
+        .iter()
+        .filter(|r| r["suppressions"].as_array().is_none_or(|s| s.is_empty()))
+        .count();
+    assert!(n >= 4, "v1 has at least four findings: {n}");
+    let inc_line = common::line_of(COUNTER_V1, "STALE-INC");
+
+    // Gradle: `path:line: warning: message [rule]`, then the hint.
+    let (run, log) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("gradle.sarif"),
+        &["--console", "gradle"],
+    );
+    run.expect_code(1, "--console does not change the exit code");
+    assert_eq!(
+        results_json(&log),
+        results_json(&plain_log),
+        "--console must not change the report\n{}",
+        run.describe()
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let findings = console_findings(&run.stdout);
+    assert_eq!(
+        findings.len(),
+        n,
+        "one line per finding\n{}",
+        run.describe()
+    );
+    let expected = format!(
+        "{}:{inc_line}: warning: Stale value: field `Counter.count`",
+        abs.display()
+    );
+    assert!(
+        findings.iter().any(|l| l.starts_with(&expected)),
+        "expected a line starting with {expected:?}\n{}",
+        run.describe()
+    );
+    for (i, l) in lines.iter().enumerate() {
+        if findings.contains(l) {
+            assert!(
+                l.ends_with("[stale-value]") || l.ends_with("[causal-stale-value]"),
+                "{l}"
+            );
+            assert!(
+                lines
+                    .get(i + 1)
+                    .is_some_and(|h| h.starts_with("    hint: ") && h.len() > 20),
+                "each finding line is followed by its hint\n{}",
+                run.describe()
+            );
+        }
+    }
+    assert!(
+        !run.stdout.contains("\\["),
+        "no Markdown escapes\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            format!(
+                "stalecheck: {n} finding(s) ({n} warning(s), 0 note(s)); report: {}",
+                dir.join("gradle.sarif").display()
+            )
+            .as_str()
+        ),
+        "the summary line\n{}",
+        run.describe()
+    );
+    assert!(
+        !run.stderr.contains("report written to"),
+        "with --console the summary is on stdout only\n{}",
+        run.describe()
+    );
+
+    // Maven: `warning: path:[line,col] message [rule]`, then `info:     hint: ...`.
+    let (run, _) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("maven.sarif"),
+        &["--console", "maven"],
+    );
+    run.expect_code(1, "--console does not change the exit code");
+    let col = COUNTER_V1
+        .lines()
+        .nth(inc_line as usize - 1)
+        .map(|l| l.len() - l.trim_start().len() + 1)
+        .unwrap();
+    let expected = format!(
+        "warning: {}:[{inc_line},{col}] Stale value: field `Counter.count`",
+        abs.display()
+    );
+    let findings = console_findings(&run.stdout);
+    assert_eq!(findings.len(), n, "{}", run.describe());
+    assert!(
+        findings.iter().any(|l| l.starts_with(&expected)),
+        "expected a line starting with {expected:?}\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("info:     hint: "))
+            .count(),
+        n,
+        "{}",
+        run.describe()
+    );
+
+    // Without a source root: the package path the class file names, never a made-up one.
+    let run = run_in(
+        &dir,
+        &["scan", "classes", "--no-progress", "--console", "gradle"],
+    );
+    run.expect_code(1, "findings");
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("adopt/Counter.java:{inc_line}: warning: "))),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        !run.stdout.contains("──"),
+        "without --output only the console lines are printed\n{}",
+        run.describe()
+    );
+    // --format without --output would mix two outputs on stdout.
+    run_in(
+        &dir,
+        &["scan", "classes", "--format", "sarif", "--console", "maven"],
+    )
+    .expect_code(2, "--format needs --output with --console");
+}
+
+#[test]
+fn console_lines_with_a_baseline_show_only_new_findings() {
+    let work = common::scratch_dir("report-console-baseline");
+    let baseline = baseline_v1(&work);
+    let b = baseline.to_str().unwrap();
+    let n_baseline = results(&read_json(&baseline)).len();
+
+    // Unchanged code: nothing printed but the summary, exit 0.
+    let same = work.join("same");
+    build(&same, "src", &[("Counter.java", COUNTER_V1)]);
+    let (run, _) = scan_sarif(
+        &same,
+        "src",
+        &same.join("out.sarif"),
+        &["--baseline", b, "--console", "maven"],
+    );
+    run.expect_code(0, "nothing new");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "stalecheck: {n_baseline} finding(s): 0 new, {n_baseline} baselined (unchanged), 0 absent (fixed since the baseline); {n_baseline} warning(s), 0 note(s); report: {}\n",
+            same.join("out.sarif").display()
+        ),
+        "{}",
+        run.describe()
+    );
+
+    // A renamed method: its findings are new (printed), the old ones absent.
+    let dir = work.join("renamed");
+    let text = renamed();
+    build(&dir, "src", &[("Counter.java", &text)]);
+    let (run, log) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("out.sarif"),
+        &["--baseline", b, "--console", "gradle"],
+    );
+    run.expect_code(1, "a new warning");
+    let new = count_state(&log, "new");
+    let absent = count_state(&log, "absent");
+    assert!(new >= 1 && absent >= 1, "{:?}", states(&log));
+    let findings = console_findings(&run.stdout);
+    assert_eq!(findings.len(), new, "only new findings\n{}", run.describe());
+    let line = common::line_of(&text, "STALE-INC");
+    assert!(
+        findings
+            .iter()
+            .all(|l| l.contains(&format!("Counter.java:{line}: warning: "))),
+        "only the findings of the renamed method\n{}",
+        run.describe()
+    );
+    let total = results(&log).len() - absent;
+    assert_eq!(
+        run.stdout.lines().last().unwrap_or(""),
+        format!(
+            "stalecheck: {total} finding(s): {new} new, {} baselined (unchanged), {absent} absent (fixed since the baseline); {total} warning(s), 0 note(s); report: {}",
+            total - new,
+            dir.join("out.sarif").display()
+        ),
+        "{}",
+        run.describe()
+    );
+}

@@ -79,6 +79,15 @@ enum Format {
     Json,
 }
 
+/// `--console`: compiler-style finding lines for build logs.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConsoleArg {
+    /// `path:line: warning: message [rule]`, then `    hint: ...`.
+    Gradle,
+    /// `warning: path:[line,col] message [rule]`, then `info:     hint: ...`.
+    Maven,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum FailOn {
     Error,
@@ -202,6 +211,13 @@ struct ScanArgs {
     /// (written as `CAT/`).
     #[arg(long, value_name = "CAT")]
     category: Option<String>,
+    /// Print each new finding (not suppressed; with a baseline, new) on stdout as a compiler-style
+    /// line with the rule id and a one-line hint, then a summary line, for build logs:
+    /// `gradle` = `path:line: warning: message [rule]`, `maven` = `warning: path:[line,col]
+    /// message [rule]`. The report of --format goes to --output (without --output only the
+    /// console lines are printed).
+    #[arg(long, value_enum, value_name = "STYLE")]
+    console: Option<ConsoleArg>,
 }
 
 fn main() -> ExitCode {
@@ -363,6 +379,12 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             ));
         }
     };
+    if args.console.is_some() && args.format.is_some() && args.output.is_none() && !baseline_mode {
+        return Err(miette!(
+            help = "e.g. --format sarif --output stalecheck.sarif --console gradle",
+            "--console prints the findings on stdout; write the --format report with --output"
+        ));
+    }
     // `baseline` writes to --output, else to the baseline path of stalecheck.toml; `scan`
     // compares with --baseline, else with that path.
     let config_baseline = file_ref.and_then(|f| f.baseline.clone());
@@ -494,7 +516,18 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         }
     };
     let t_render = t_out.elapsed();
-    write_output(output.as_deref(), &rendered)?;
+    // With --console and no --output, stdout gets the console lines only.
+    if output.is_some() || args.console.is_none() {
+        write_output(output.as_deref(), &rendered)?;
+    }
+    if let Some(style) = args.console {
+        let style = match style {
+            ConsoleArg::Gradle => report::console::Style::Gradle,
+            ConsoleArg::Maven => report::console::Style::Maven,
+        };
+        let lines = report::console::render(&rep, style, output.as_deref(), cwd.as_deref());
+        write_output(None, &lines)?;
+    }
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         eprintln!("timings: output {:?}", t_out.elapsed());
         eprintln!(
@@ -506,7 +539,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             t_start.elapsed()
         );
     }
-    if output.is_some() || format != Format::Text {
+    if args.console.is_none() && (output.is_some() || format != Format::Text) {
         // Keep a one-line summary for people when the findings went elsewhere.
         if std::io::stderr().is_terminal() || output.is_some() {
             let line = report::text::summary_line(&rep);

@@ -4,6 +4,7 @@
 //! baseline ([`baseline`]), and rendered as text, JSON or SARIF. None of them analyses anything.
 
 pub mod baseline;
+pub mod console;
 pub mod json;
 pub mod sarif;
 pub mod suppress;
