@@ -391,6 +391,7 @@ fn notification(p: &InputProblem) -> sarif::Notification {
     sarif::Notification {
         level: match p.severity {
             Severity::Error => sarif::Level::Error,
+            Severity::Warning => sarif::Level::Warning,
             Severity::Note => sarif::Level::Note,
         },
         message: format!("{}: {}", p.path, p.reason),
@@ -425,7 +426,7 @@ pub fn log(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> sarif::Lo
         },
         results,
         invocation: Some(sarif::Invocation {
-            execution_successful: true,
+            execution_successful: info.execution_successful,
             command_line: Some(info.command_line.join(" ")),
             arguments: info.command_line.iter().skip(1).cloned().collect(),
             working_directory: cwd.map(sarif::dir_uri),
