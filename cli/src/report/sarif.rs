@@ -16,7 +16,8 @@ use crate::pipeline::{ScanOptions, ScanOutput};
 use crate::rules::{Level, RULES};
 
 const SRCROOT: &str = "%SRCROOT%";
-const INFORMATION_URI: &str = "https://github.com/stalecheck/stalecheck";
+// No `helpUri` or `informationUri`: the project has no public home yet, and a link that leads
+// nowhere is worse than none. The full rule documentation is in each rule's `help`.
 
 fn level(l: Level) -> sarif::Level {
     match l {
@@ -69,10 +70,7 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
             full_description: r.full.to_string(),
             help_text: markdown_to_text(r.docs),
             help_markdown: Some(r.docs.to_string()),
-            help_uri: Some(format!(
-                "{INFORMATION_URI}/blob/main/cli/src/rules/{}.md",
-                r.code.replace('-', "_")
-            )),
+            help_uri: None,
             default_level: level(r.level),
             disabled_by_default: !r.default_on,
             tags: r.tags.iter().map(|t| t.to_string()).collect(),
@@ -347,8 +345,11 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             steps,
         });
     }
-    // Link the message to the related locations: "read ... [here](1) ... [stale](2)".
-    let mut message = sarif::escape_message(&d.message);
+    // Link the message to the related locations: "read ... [read](1) ... [went stale](2)".
+    // `message.text` is the plain headline (no Markdown escapes) with the links; the Markdown
+    // form, brackets escaped, is `message.markdown`.
+    let mut message = d.message.clone();
+    let mut markdown = sarif::escape_message(&d.message);
     for (i, s) in linked.iter().enumerate() {
         let label = match s.kind {
             StepKind::Read => "read",
@@ -357,7 +358,9 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             StepKind::Access => "access",
             StepKind::Use => "use",
         };
-        message.push_str(&format!(" [{label}]({})", i + 1));
+        let link = format!(" [{label}]({})", i + 1);
+        message.push_str(&link);
+        markdown.push_str(&link);
     }
     let mut properties = std::collections::BTreeMap::new();
     if let Some(age) = d.age {
@@ -367,6 +370,7 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
         rule_id: d.rule.code().to_string(),
         level: level(d.level),
         message,
+        markdown: Some(markdown),
         primary: loc(d.line, None),
         related,
         code_flows: vec![sarif::CodeFlow {
@@ -421,7 +425,7 @@ pub fn log(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> sarif::Lo
         tool: sarif::Tool {
             name: "stalecheck".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
-            information_uri: Some(INFORMATION_URI.to_string()),
+            information_uri: None,
             rules: rules(),
         },
         results,
