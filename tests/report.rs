@@ -1453,3 +1453,226 @@ fn console_lines_with_a_baseline_show_only_new_findings() {
         run.describe()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Locations that lead somewhere: every physical location names a file that exists
+// ---------------------------------------------------------------------------------------------
+
+const TWO_ROOTS_COUNTER: &str = r#"package a;
+
+import b.Store;
+
+public class Counter {
+    private final Store store = new Store();
+
+    public void inc() {
+        int v = store.get();
+        store.set(v + 1);
+    }
+
+    public static void main(String[] args) {
+        Counter c = new Counter();
+        new Thread(c::inc).start();
+        new Thread(c::inc).start();
+        new Thread(new c.Other()::bump).start();
+    }
+}
+"#;
+
+const TWO_ROOTS_STORE: &str = r#"package b;
+
+public class Store {
+    private int value;
+
+    public synchronized int get() {
+        return value;
+    }
+
+    public synchronized void set(int v) {
+        value = v;
+    }
+}
+"#;
+
+const TWO_ROOTS_OTHER: &str = r#"package c;
+
+public class Other {
+    private final Object lock = new Object();
+    private int hits;
+
+    public void bump() {
+        int h;
+        synchronized (lock) {
+            h = hits;
+        }
+        synchronized (lock) {
+            hits = h + 1;
+        }
+    }
+}
+"#;
+
+/// Every `artifactLocation` object in `v`, with its JSON path.
+fn artifact_locations<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "artifactLocation" {
+                    out.push((format!("{path}/{k}"), x));
+                }
+                artifact_locations(x, format!("{path}/{k}"), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                artifact_locations(x, format!("{path}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The local path of a `file:` URI (the test paths need no percent-decoding beyond spaces).
+fn file_uri_path(uri: &str) -> PathBuf {
+    let rest = uri
+        .strip_prefix("file://")
+        .unwrap_or_else(|| panic!("not a file URI: {uri}"));
+    PathBuf::from(rest.replace("%20", " "))
+}
+
+#[test]
+fn every_physical_location_names_a_file_that_exists() {
+    // Two modules' source roots (one relative to the working directory, one absolute outside
+    // it) and a third class whose source is under no root.
+    let work = common::scratch_dir("report-locations");
+    let repo = work.join("repo");
+    let elsewhere = work.join("elsewhere/b/src");
+    let nowhere = work.join("nowhere/src");
+    fs::create_dir_all(&repo).unwrap();
+    let files = [
+        (repo.join("a/src"), "a/Counter.java", TWO_ROOTS_COUNTER),
+        (elsewhere.clone(), "b/Store.java", TWO_ROOTS_STORE),
+        (nowhere.clone(), "c/Other.java", TWO_ROOTS_OTHER),
+    ];
+    let mut sources = Vec::new();
+    for (root, rel, text) in &files {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        sources.push(path);
+    }
+    common::compile_java(&sources, &repo.join("classes"), "17");
+    let out = repo.join("out.sarif");
+    let run = run_in(
+        &repo,
+        &[
+            "scan",
+            "classes",
+            "--rules",
+            "all",
+            "--source-root",
+            "a/src",
+            "--source-root",
+            elsewhere.to_str().unwrap(),
+            "--format",
+            "sarif",
+            "--output",
+            out.to_str().unwrap(),
+            "--no-progress",
+        ],
+    );
+    run.expect_code(1, "findings");
+    let log = read_json(&out);
+    assert_sarif_valid(&log, &run.cmdline);
+    let run0 = &log["runs"][0];
+    let bases = &run0["originalUriBaseIds"];
+
+    let mut locs = Vec::new();
+    artifact_locations(&log, String::new(), &mut locs);
+    let mut in_store = 0;
+    for (path, loc) in &locs {
+        let uri = loc["uri"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path}: no uri"));
+        let file = match loc["uriBaseId"].as_str() {
+            Some(id) => {
+                let base = bases[id]["uri"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{path}: base id {id} is not declared"));
+                file_uri_path(base).join(uri)
+            }
+            None if uri.starts_with("file:") => file_uri_path(uri),
+            None => repo.join(uri),
+        };
+        assert!(
+            file.is_file(),
+            "{path}: {uri} ({}) does not exist\n{}",
+            file.display(),
+            run.describe()
+        );
+        in_store += usize::from(uri.ends_with("Store.java"));
+    }
+    assert!(
+        locs.len() >= 5,
+        "the findings have physical locations: {locs:?}"
+    );
+    assert!(
+        in_store > 0,
+        "a step in the other module's class points at its file: {locs:?}"
+    );
+
+    // The class whose source is nowhere: logical locations only, the class and its method.
+    let other: Vec<&Value> = results(&log)
+        .into_iter()
+        .filter(|r| {
+            r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "c.Other.bump"
+        })
+        .collect();
+    assert!(
+        !other.is_empty(),
+        "c.Other.bump has findings\n{}",
+        run.describe()
+    );
+    for r in &other {
+        let loc = &r["locations"][0];
+        assert!(loc.get("physicalLocation").is_none(), "{loc}");
+        assert_eq!(loc["logicalLocations"][0]["kind"], "function");
+        let mut inner = Vec::new();
+        artifact_locations(r, String::new(), &mut inner);
+        assert!(inner.is_empty(), "no file for c.Other: {inner:?}");
+    }
+
+    // Without the second root, the steps in b.Store have no file either (its class instead).
+    let out2 = repo.join("out2.sarif");
+    let run = run_in(
+        &repo,
+        &[
+            "scan",
+            "classes",
+            "--rules",
+            "all",
+            "--source-root",
+            "a/src",
+            "--format",
+            "sarif",
+            "--output",
+            out2.to_str().unwrap(),
+            "--no-progress",
+        ],
+    );
+    run.expect_code(1, "findings");
+    let log = read_json(&out2);
+    assert_sarif_valid(&log, &run.cmdline);
+    let mut locs = Vec::new();
+    artifact_locations(&log, String::new(), &mut locs);
+    for (path, loc) in &locs {
+        let uri = loc["uri"].as_str().unwrap();
+        assert!(repo.join(uri).is_file(), "{path}: {uri} does not exist");
+    }
+    assert!(
+        log.to_string()
+            .contains(r#""fullyQualifiedName":"b.Store""#),
+        "a step in b.Store without its source names the class\n{}",
+        run.describe()
+    );
+}
