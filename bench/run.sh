@@ -3,8 +3,9 @@
 # and print figures: sizes, findings, wall/CPU time, peak RSS, throughput and
 # the binary's own phase timings. This is a measurement, not a test: a missed
 # target is reported as MISS and the script still exits 0. It exits non-zero
-# only when a scan crashed (exit >= 2 or a signal) or lost classes (an input
-# problem of severity `error`), on a usage error, or when nothing was measured.
+# only when a scan crashed (exit > 2, exit 2 without a report, or a signal) or
+# lost classes (an input problem of severity `error`: the scan exits 2 and still
+# writes its report), on a usage error, or when nothing was measured.
 #
 # See bench/README.md for what the figures mean.
 set -euo pipefail
@@ -357,7 +358,10 @@ bench_corpus() { # NAME
         STALECHECK_TIMINGS=1 /usr/bin/time -o "$tfile" -f '%e %U %S %M' \
             "$bin" scan --format json --output "$json" --no-progress "${corpus_args[@]}" -- "${corpus_inputs[@]}" \
             >"$dir/run$i.out" 2>"$err" || rc=$?
-        if ((rc >= 2)); then
+        # Exit 2 with a report is an input that could not be read (the JSON problems of
+        # severity `error` say which; checked below): measured, then failed. Exit 2 without a
+        # report (a usage error), above 2 or a signal is a crash.
+        if ((rc > 2)) || { ((rc == 2)) && [[ ! -s $json ]]; }; then
             local why="exit status $rc"
             if line=$(grep -m1 '^Command terminated by signal' "$tfile" 2>/dev/null); then
                 why="signal ${line##* }"

@@ -1,5 +1,5 @@
 //! End-to-end tests of the `stalecheck` command line: exit codes, output formats and files, bad
-//! inputs, archives (nested, multi-release), duplicates, `--classpath`, `--rules`, `--strict`,
+//! inputs, archives (nested, multi-release), duplicates, `--classpath`, `--rules`, `--lenient`,
 //! `--help`. Inputs are built in `CARGO_TARGET_TMPDIR`; Java classes are compiled with the real
 //! javac.
 
@@ -357,10 +357,7 @@ fn sarif_is_schema_valid_with_findings_and_input_problems() {
         "--format".as_ref(),
         "sarif".as_ref(),
     ]);
-    run.expect_code(
-        1,
-        "the good class has a warning; the bad input alone does not fail",
-    );
+    run.expect_code(2, "an input that cannot be read fails the run");
     let log = run.stdout_json();
     let errors = stalecheck_sarif::schema_errors(&log);
     assert!(
@@ -380,14 +377,11 @@ fn sarif_is_schema_valid_with_findings_and_input_problems() {
         .collect();
     assert_eq!(stale.len(), 1, "one stale-value result\n{}", run.describe());
     let loc = &stale[0]["locations"][0];
-    assert_eq!(
-        loc["physicalLocation"]["artifactLocation"]["uri"],
-        "e2e/Buggy.java"
-    );
-    assert_eq!(
-        loc["physicalLocation"]["region"]["startLine"],
-        line_of(BUGGY, "// STALE"),
-        "{}",
+    // No --source-root: the source file is not known, so no physical location (it would name
+    // a file that does not exist); the logical location says where.
+    assert!(
+        loc.get("physicalLocation").is_none(),
+        "{loc}\n{}",
         run.describe()
     );
     assert_eq!(
@@ -411,6 +405,14 @@ fn sarif_is_schema_valid_with_findings_and_input_problems() {
         "the truncated class must appear once in toolExecutionNotifications\n{}",
         run.describe()
     );
+    assert_eq!(mentioning[0]["level"], "error", "{}", run.describe());
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        false,
+        "{}",
+        run.describe()
+    );
+    assert_eq!(log["runs"][0]["invocations"][0]["exitCode"], 2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,10 +465,7 @@ fn bad_inputs_are_reported_once_each_and_do_not_stop_the_scan() {
     let mut argv: Vec<&std::ffi::OsStr> = vec!["scan".as_ref()];
     argv.extend(inputs.iter().map(|p| p.as_os_str()));
     let text = stalecheck(&argv);
-    text.expect_code(
-        1,
-        "the good class has a warning; bad inputs alone do not fail",
-    );
+    text.expect_code(2, "inputs that cannot be read fail the run");
     assert!(
         text.stdout.contains("stale-value"),
         "the good class was not scanned\n{}",
@@ -489,7 +488,7 @@ fn bad_inputs_are_reported_once_each_and_do_not_stop_the_scan() {
 
     // JSON: the same problems in `problems`, with their paths.
     let (run, report) = scan_json(&inputs, &[]);
-    run.expect_code(1, "the good class has a warning");
+    run.expect_code(2, "inputs that cannot be read fail the run");
     assert_buggy_findings(&report, &run);
     for (_, name) in &bad {
         let problems: Vec<_> = report
@@ -524,6 +523,25 @@ fn bad_inputs_are_reported_once_each_and_do_not_stop_the_scan() {
             "{name}: the problem needs a reason: {p:?}"
         );
     }
+    let empty = report.problems_mentioning("dir-without-classes");
+    assert_eq!(
+        (empty[0].severity.as_str(), empty[0].reason.as_str()),
+        ("warning", "no class files found"),
+        "an input without classes is a warning"
+    );
+    let truncated = report.problems_mentioning("truncated-archive.jar");
+    assert_eq!(truncated[0].reason, "truncated or not a zip archive");
+
+    // --lenient: the same problems as warnings, the exit code from the findings alone.
+    let (run, report) = scan_json(&inputs, &["--lenient"]);
+    run.expect_code(1, "with --lenient the good class's warning decides");
+    assert_buggy_findings(&report, &run);
+    assert_eq!(report.problems.len(), bad.len(), "{}", run.describe());
+    assert!(
+        report.problems.iter().all(|p| p.severity == "warning"),
+        "{:?}",
+        report.problems
+    );
 }
 
 /// Corrupt class files inside a scanned directory, beside a good class.
@@ -544,7 +562,7 @@ fn bad_class_files_beside_a_good_class_in_a_directory() {
     .unwrap();
 
     let (run, report) = scan_json(&[&classes], &[]);
-    run.expect_code(1, "the good class has a warning");
+    run.expect_code(2, "corrupt classes fail the run");
     assert_buggy_findings(&report, &run);
     for name in ["Truncated.class", "Noise.class"] {
         let problems = report.problems_mentioning(name);
@@ -584,10 +602,7 @@ fn unreadable_file_is_reported_once() {
         return;
     }
     let (run, report) = scan_json(&[&classes, &secret], &[]);
-    run.expect_code(
-        1,
-        "the good class has a warning; the unreadable file alone does not fail",
-    );
+    run.expect_code(2, "an unreadable file fails the run");
     assert_buggy_findings(&report, &run);
     let problems = report.problems_mentioning("unreadable-input.class");
     assert_eq!(problems.len(), 1, "reported once\n{}", run.describe());
@@ -603,44 +618,157 @@ fn unreadable_file_is_reported_once() {
 }
 
 #[test]
-fn strict_turns_an_input_problem_into_a_failure() {
+fn an_input_that_cannot_be_read_fails_unless_lenient() {
     let dir = common::scratch_dir("e2e-strict");
     let classes = class_dir(&dir, "classes", &[CLEAN_CLASS]);
     let garbage = dir.join("corrupt-input.class");
     fs::write(&garbage, b"\xCA\xFE\xBA\xBEnot really").unwrap();
+    let scan = |extra: &[&str]| {
+        let mut argv: Vec<&std::ffi::OsStr> = vec![
+            "scan".as_ref(),
+            classes.as_os_str(),
+            garbage.as_os_str(),
+            "--no-progress".as_ref(),
+        ];
+        argv.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+        common::stalecheck_in(&dir, &argv)
+    };
 
-    let lenient = stalecheck(["scan".as_ref(), classes.as_os_str(), garbage.as_os_str()]);
-    lenient.expect_code(
-        0,
-        "without --strict a corrupt class alone does not fail the scan",
+    let default = scan(&[]);
+    default.expect_code(2, "a corrupt class fails the run by default");
+    let lines = lines_mentioning(&default.stderr, "corrupt-input.class");
+    assert_eq!(lines.len(), 1, "reported once\n{}", default.describe());
+    assert!(lines[0].starts_with("stalecheck: error: "), "{lines:?}");
+
+    let lenient = scan(&["--lenient"]);
+    lenient.expect_code(0, "with --lenient the clean class decides");
+    let lines = lines_mentioning(&lenient.stderr, "corrupt-input.class");
+    assert_eq!(lines.len(), 1, "still reported\n{}", lenient.describe());
+    assert!(lines[0].starts_with("stalecheck: warning: "), "{lines:?}");
+
+    // --strict is the default now, kept for older command lines.
+    scan(&["--strict"]).expect_code(2, "--strict is the default");
+    scan(&["--strict", "--lenient"]).expect_code(2, "--strict and --lenient conflict");
+
+    // `lenient = true` in stalecheck.toml; --strict on the command line wins over it.
+    fs::write(dir.join("stalecheck.toml"), "lenient = true\n").unwrap();
+    scan(&[]).expect_code(0, "lenient in stalecheck.toml");
+    scan(&["--strict"]).expect_code(2, "--strict wins over the file");
+    fs::remove_file(dir.join("stalecheck.toml")).unwrap();
+
+    // The SARIF of a failed run says so: executionSuccessful false, an error notification.
+    let sarif = dir.join("failed.sarif");
+    scan(&["--format", "sarif", "--output", sarif.to_str().unwrap()])
+        .expect_code(2, "the report is still written");
+    let log: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert!(stalecheck_sarif::schema_errors(&log).is_empty());
+    let inv = &log["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    let notes: Vec<&serde_json::Value> = inv["toolExecutionNotifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["message"]["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("corrupt-input.class")
+        })
+        .collect();
+    assert_eq!(notes.len(), 1, "{inv}");
+    assert_eq!(notes[0]["level"], "error");
+    assert!(
+        notes[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("not a valid class file"),
+        "the reason: {inv}"
     );
+    scan(&[
+        "--lenient",
+        "--format",
+        "sarif",
+        "--output",
+        sarif.to_str().unwrap(),
+    ])
+    .expect_code(0, "lenient");
+    let log: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
     assert_eq!(
-        lines_mentioning(&lenient.stderr, "corrupt-input.class").len(),
-        1,
-        "the problem is still reported\n{}",
-        lenient.describe()
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        true
     );
 
-    let strict = stalecheck([
+    // Good input: nothing changes.
+    stalecheck(["scan".as_ref(), classes.as_os_str()]).expect_code(0, "good input and no findings");
+}
+
+/// A misspelled path, a truncated jar alone: exit 2 with the path and the reason.
+#[test]
+fn a_missing_path_or_a_truncated_jar_alone_fails() {
+    let dir = common::scratch_dir("e2e-missing");
+    let run = stalecheck(["scan", "build/clases/java/main", "--no-progress"]);
+    run.expect_code(2, "a misspelled input path");
+    assert!(
+        run.stderr
+            .contains("stalecheck: error: build/clases/java/main: no such file or directory"),
+        "{}",
+        run.describe()
+    );
+    let jar = common::jar_bytes(&[(CLEAN_CLASS.to_string(), class_bytes(CLEAN_CLASS))]);
+    let cut = dir.join("cut.jar");
+    fs::write(&cut, &jar[..jar.len() - 10]).unwrap();
+    let run = stalecheck(["scan".as_ref(), cut.as_os_str()]);
+    run.expect_code(2, "a truncated jar");
+    let expected = format!("{}: truncated or not a zip archive", cut.display());
+    assert!(run.stderr.contains(&expected), "{}", run.describe());
+    assert!(!run.stderr.contains("EOCD"), "{}", run.describe());
+}
+
+/// An input without classes and a source root that does not exist are warnings: on stderr and
+/// in the SARIF at level warning, with the exit code unchanged.
+#[test]
+fn empty_inputs_and_missing_source_roots_are_warnings() {
+    let dir = common::scratch_dir("e2e-empty");
+    let classes = class_dir(&dir, "classes", &[CLEAN_CLASS]);
+    let empty = dir.join("empty-classes");
+    fs::create_dir_all(&empty).unwrap();
+    let res_jar = dir.join("resources-only.jar");
+    common::write_jar(&res_jar, &[("a.properties".to_string(), b"a=b".to_vec())]);
+    let sarif = dir.join("out.sarif");
+    let run = stalecheck([
         "scan".as_ref(),
         classes.as_os_str(),
-        garbage.as_os_str(),
-        "--strict".as_ref(),
+        empty.as_os_str(),
+        res_jar.as_os_str(),
+        "--source-root".as_ref(),
+        dir.join("src/main/jvaa").as_os_str(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+        "--output".as_ref(),
+        sarif.as_os_str(),
     ]);
-    assert!(
-        strict.code().ne(&0),
-        "with --strict an input problem must give a non-zero exit code\n{}",
-        strict.describe()
-    );
-    assert!(
-        strict.stderr.contains("corrupt-input.class"),
-        "{}",
-        strict.describe()
-    );
-
-    // --strict without problems changes nothing.
-    let clean = stalecheck(["scan".as_ref(), classes.as_os_str(), "--strict".as_ref()]);
-    clean.expect_code(0, "--strict with good input and no findings");
+    run.expect_code(0, "warnings do not change the exit code");
+    for name in ["empty-classes", "resources-only.jar", "src/main/jvaa"] {
+        let lines = lines_mentioning(&run.stderr, name);
+        assert_eq!(lines.len(), 1, "{name}\n{}", run.describe());
+        assert!(lines[0].starts_with("stalecheck: warning: "), "{lines:?}");
+    }
+    let log: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert!(stalecheck_sarif::schema_errors(&log).is_empty());
+    let inv = &log["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], true);
+    let notes = inv["toolExecutionNotifications"].as_array().unwrap();
+    for name in ["empty-classes", "resources-only.jar", "src/main/jvaa"] {
+        let n: Vec<_> = notes
+            .iter()
+            .filter(|n| n["message"]["text"].as_str().unwrap_or("").contains(name))
+            .collect();
+        assert_eq!(n.len(), 1, "{name}: {inv}");
+        assert_eq!(n[0]["level"], "warning", "{name}: {inv}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

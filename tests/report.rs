@@ -671,7 +671,8 @@ fn sarif_has_what_github_code_scanning_uses() {
         .unwrap()
         .ends_with('/'));
 
-    // Rules: help from the rule docs, helpUri, tags, CWE relationships to the taxonomy.
+    // Rules: help from the rule docs (no helpUri: nothing to link to that exists), tags, CWE
+    // relationships to the taxonomy.
     let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
     let taxonomy = &run0["taxonomies"][0];
     assert_eq!(taxonomy["name"], "CWE");
@@ -683,7 +684,7 @@ fn sarif_has_what_github_code_scanning_uses() {
             doc.trim()
         );
         assert!(rule["help"]["text"].as_str().unwrap().len() > 200);
-        assert!(rule["helpUri"].as_str().unwrap().starts_with("https://"));
+        assert!(rule.get("helpUri").is_none(), "{rule}");
         let tags: Vec<&str> = rule["properties"]["tags"]
             .as_array()
             .unwrap()
@@ -1213,4 +1214,465 @@ fn json_output_follows_the_documented_schema() {
     broken["findings"][0]["rule"] = Value::from(3);
     let schema = read_json(&common::repo_root().join("docs/stalecheck-json-1.schema.json"));
     assert!(!jsonschema::is_valid(&schema, &broken));
+}
+
+// ---------------------------------------------------------------------------------------------
+// `scan --console gradle|maven`: compiler-style finding lines for build logs
+// ---------------------------------------------------------------------------------------------
+
+/// The finding lines of `--console` output (every line but the hints and the summary).
+fn console_findings(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with("    hint: ") && !l.starts_with("info:     hint: "))
+        .filter(|l| !l.starts_with("stalecheck: "))
+        .collect()
+}
+
+/// The SARIF results without what depends on the command line.
+fn results_json(log: &Value) -> Vec<Value> {
+    results(log).into_iter().cloned().collect()
+}
+
+#[test]
+fn console_lines_without_a_baseline_in_both_styles() {
+    let work = common::scratch_dir("report-console");
+    let dir = work.join("v1");
+    build(&dir, "src", &[("Counter.java", COUNTER_V1)]);
+    let source = dir.join("src/adopt/Counter.java");
+    let abs = source.canonicalize().unwrap_or(source.clone());
+    let (plain, plain_log) = scan_sarif(&dir, "src", &dir.join("plain.sarif"), &[]);
+    plain.expect_code(1, "v1 has warnings");
+    let n = results(&plain_log)
+        .iter()
+        .filter(|r| r["suppressions"].as_array().is_none_or(|s| s.is_empty()))
+        .count();
+    assert!(n >= 4, "v1 has at least four findings: {n}");
+    // Plain text in `message.text` (no Markdown escapes), Markdown in `message.markdown`.
+    for r in results(&plain_log) {
+        let text = r["message"]["text"].as_str().unwrap();
+        let markdown = r["message"]["markdown"].as_str().unwrap();
+        assert!(!text.contains('\\'), "message.text has escapes: {text}");
+        if r["ruleId"] == "stale-value" {
+            assert!(text.contains("[age 1]"), "{text}");
+            assert!(markdown.contains("\\[age 1\\]"), "{markdown}");
+        }
+        assert!(text.contains("](1)"), "links to related locations: {text}");
+    }
+    let inc_line = common::line_of(COUNTER_V1, "STALE-INC");
+
+    // Gradle: `path:line: warning: message [rule]`, then the hint.
+    let (run, log) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("gradle.sarif"),
+        &["--console", "gradle"],
+    );
+    run.expect_code(1, "--console does not change the exit code");
+    assert_eq!(
+        results_json(&log),
+        results_json(&plain_log),
+        "--console must not change the report\n{}",
+        run.describe()
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let findings = console_findings(&run.stdout);
+    assert_eq!(
+        findings.len(),
+        n,
+        "one line per finding\n{}",
+        run.describe()
+    );
+    let expected = format!(
+        "{}:{inc_line}: warning: Stale value: field `Counter.count`",
+        abs.display()
+    );
+    assert!(
+        findings.iter().any(|l| l.starts_with(&expected)),
+        "expected a line starting with {expected:?}\n{}",
+        run.describe()
+    );
+    for (i, l) in lines.iter().enumerate() {
+        if findings.contains(l) {
+            assert!(
+                l.ends_with("[stale-value]") || l.ends_with("[causal-stale-value]"),
+                "{l}"
+            );
+            assert!(
+                lines
+                    .get(i + 1)
+                    .is_some_and(|h| h.starts_with("    hint: ") && h.len() > 20),
+                "each finding line is followed by its hint\n{}",
+                run.describe()
+            );
+        }
+    }
+    assert!(
+        !run.stdout.contains("\\["),
+        "no Markdown escapes\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            format!(
+                "stalecheck: {n} finding(s) ({n} warning(s), 0 note(s)); report: {}",
+                dir.join("gradle.sarif").display()
+            )
+            .as_str()
+        ),
+        "the summary line\n{}",
+        run.describe()
+    );
+    assert!(
+        !run.stderr.contains("report written to"),
+        "with --console the summary is on stdout only\n{}",
+        run.describe()
+    );
+
+    // Maven: `warning: path:[line,col] message [rule]`, then `info:     hint: ...`.
+    let (run, _) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("maven.sarif"),
+        &["--console", "maven"],
+    );
+    run.expect_code(1, "--console does not change the exit code");
+    let col = COUNTER_V1
+        .lines()
+        .nth(inc_line as usize - 1)
+        .map(|l| l.len() - l.trim_start().len() + 1)
+        .unwrap();
+    let expected = format!(
+        "warning: {}:[{inc_line},{col}] Stale value: field `Counter.count`",
+        abs.display()
+    );
+    let findings = console_findings(&run.stdout);
+    assert_eq!(findings.len(), n, "{}", run.describe());
+    assert!(
+        findings.iter().any(|l| l.starts_with(&expected)),
+        "expected a line starting with {expected:?}\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("info:     hint: "))
+            .count(),
+        n,
+        "{}",
+        run.describe()
+    );
+
+    // Without a source root: the package path the class file names, never a made-up one.
+    let run = run_in(
+        &dir,
+        &["scan", "classes", "--no-progress", "--console", "gradle"],
+    );
+    run.expect_code(1, "findings");
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("adopt/Counter.java:{inc_line}: warning: "))),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        !run.stdout.contains("──"),
+        "without --output only the console lines are printed\n{}",
+        run.describe()
+    );
+    // --format without --output would mix two outputs on stdout.
+    run_in(
+        &dir,
+        &["scan", "classes", "--format", "sarif", "--console", "maven"],
+    )
+    .expect_code(2, "--format needs --output with --console");
+}
+
+#[test]
+fn console_lines_with_a_baseline_show_only_new_findings() {
+    let work = common::scratch_dir("report-console-baseline");
+    let baseline = baseline_v1(&work);
+    let b = baseline.to_str().unwrap();
+    let n_baseline = results(&read_json(&baseline)).len();
+
+    // Unchanged code: nothing printed but the summary, exit 0.
+    let same = work.join("same");
+    build(&same, "src", &[("Counter.java", COUNTER_V1)]);
+    let (run, _) = scan_sarif(
+        &same,
+        "src",
+        &same.join("out.sarif"),
+        &["--baseline", b, "--console", "maven"],
+    );
+    run.expect_code(0, "nothing new");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "stalecheck: {n_baseline} finding(s): 0 new, {n_baseline} baselined (unchanged), 0 absent (fixed since the baseline); {n_baseline} warning(s), 0 note(s); report: {}\n",
+            same.join("out.sarif").display()
+        ),
+        "{}",
+        run.describe()
+    );
+
+    // A renamed method: its findings are new (printed), the old ones absent.
+    let dir = work.join("renamed");
+    let text = renamed();
+    build(&dir, "src", &[("Counter.java", &text)]);
+    let (run, log) = scan_sarif(
+        &dir,
+        "src",
+        &dir.join("out.sarif"),
+        &["--baseline", b, "--console", "gradle"],
+    );
+    run.expect_code(1, "a new warning");
+    let new = count_state(&log, "new");
+    let absent = count_state(&log, "absent");
+    assert!(new >= 1 && absent >= 1, "{:?}", states(&log));
+    let findings = console_findings(&run.stdout);
+    assert_eq!(findings.len(), new, "only new findings\n{}", run.describe());
+    let line = common::line_of(&text, "STALE-INC");
+    assert!(
+        findings
+            .iter()
+            .all(|l| l.contains(&format!("Counter.java:{line}: warning: "))),
+        "only the findings of the renamed method\n{}",
+        run.describe()
+    );
+    let total = results(&log).len() - absent;
+    assert_eq!(
+        run.stdout.lines().last().unwrap_or(""),
+        format!(
+            "stalecheck: {total} finding(s): {new} new, {} baselined (unchanged), {absent} absent (fixed since the baseline); {total} warning(s), 0 note(s); report: {}",
+            total - new,
+            dir.join("out.sarif").display()
+        ),
+        "{}",
+        run.describe()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Locations that lead somewhere: every physical location names a file that exists
+// ---------------------------------------------------------------------------------------------
+
+const TWO_ROOTS_COUNTER: &str = r#"package a;
+
+import b.Store;
+
+public class Counter {
+    private final Store store = new Store();
+
+    public void inc() {
+        int v = store.get();
+        store.set(v + 1);
+    }
+
+    public static void main(String[] args) {
+        Counter c = new Counter();
+        new Thread(c::inc).start();
+        new Thread(c::inc).start();
+        new Thread(new c.Other()::bump).start();
+    }
+}
+"#;
+
+const TWO_ROOTS_STORE: &str = r#"package b;
+
+public class Store {
+    private int value;
+
+    public synchronized int get() {
+        return value;
+    }
+
+    public synchronized void set(int v) {
+        value = v;
+    }
+}
+"#;
+
+const TWO_ROOTS_OTHER: &str = r#"package c;
+
+public class Other {
+    private final Object lock = new Object();
+    private int hits;
+
+    public void bump() {
+        int h;
+        synchronized (lock) {
+            h = hits;
+        }
+        synchronized (lock) {
+            hits = h + 1;
+        }
+    }
+}
+"#;
+
+/// Every `artifactLocation` object in `v`, with its JSON path.
+fn artifact_locations<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "artifactLocation" {
+                    out.push((format!("{path}/{k}"), x));
+                }
+                artifact_locations(x, format!("{path}/{k}"), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                artifact_locations(x, format!("{path}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The local path of a `file:` URI (the test paths need no percent-decoding beyond spaces).
+fn file_uri_path(uri: &str) -> PathBuf {
+    let rest = uri
+        .strip_prefix("file://")
+        .unwrap_or_else(|| panic!("not a file URI: {uri}"));
+    PathBuf::from(rest.replace("%20", " "))
+}
+
+#[test]
+fn every_physical_location_names_a_file_that_exists() {
+    // Two modules' source roots (one relative to the working directory, one absolute outside
+    // it) and a third class whose source is under no root.
+    let work = common::scratch_dir("report-locations");
+    let repo = work.join("repo");
+    let elsewhere = work.join("elsewhere/b/src");
+    let nowhere = work.join("nowhere/src");
+    fs::create_dir_all(&repo).unwrap();
+    let files = [
+        (repo.join("a/src"), "a/Counter.java", TWO_ROOTS_COUNTER),
+        (elsewhere.clone(), "b/Store.java", TWO_ROOTS_STORE),
+        (nowhere.clone(), "c/Other.java", TWO_ROOTS_OTHER),
+    ];
+    let mut sources = Vec::new();
+    for (root, rel, text) in &files {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        sources.push(path);
+    }
+    common::compile_java(&sources, &repo.join("classes"), "17");
+    let out = repo.join("out.sarif");
+    let run = run_in(
+        &repo,
+        &[
+            "scan",
+            "classes",
+            "--rules",
+            "all",
+            "--source-root",
+            "a/src",
+            "--source-root",
+            elsewhere.to_str().unwrap(),
+            "--format",
+            "sarif",
+            "--output",
+            out.to_str().unwrap(),
+            "--no-progress",
+        ],
+    );
+    run.expect_code(1, "findings");
+    let log = read_json(&out);
+    assert_sarif_valid(&log, &run.cmdline);
+    let run0 = &log["runs"][0];
+    let bases = &run0["originalUriBaseIds"];
+
+    let mut locs = Vec::new();
+    artifact_locations(&log, String::new(), &mut locs);
+    let mut in_store = 0;
+    for (path, loc) in &locs {
+        let uri = loc["uri"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{path}: no uri"));
+        let file = match loc["uriBaseId"].as_str() {
+            Some(id) => {
+                let base = bases[id]["uri"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{path}: base id {id} is not declared"));
+                file_uri_path(base).join(uri)
+            }
+            None if uri.starts_with("file:") => file_uri_path(uri),
+            None => repo.join(uri),
+        };
+        assert!(
+            file.is_file(),
+            "{path}: {uri} ({}) does not exist\n{}",
+            file.display(),
+            run.describe()
+        );
+        in_store += usize::from(uri.ends_with("Store.java"));
+    }
+    assert!(
+        locs.len() >= 5,
+        "the findings have physical locations: {locs:?}"
+    );
+    assert!(
+        in_store > 0,
+        "a step in the other module's class points at its file: {locs:?}"
+    );
+
+    // The class whose source is nowhere: logical locations only, the class and its method.
+    let other: Vec<&Value> = results(&log)
+        .into_iter()
+        .filter(|r| {
+            r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "c.Other.bump"
+        })
+        .collect();
+    assert!(
+        !other.is_empty(),
+        "c.Other.bump has findings\n{}",
+        run.describe()
+    );
+    for r in &other {
+        let loc = &r["locations"][0];
+        assert!(loc.get("physicalLocation").is_none(), "{loc}");
+        assert_eq!(loc["logicalLocations"][0]["kind"], "function");
+        let mut inner = Vec::new();
+        artifact_locations(r, String::new(), &mut inner);
+        assert!(inner.is_empty(), "no file for c.Other: {inner:?}");
+    }
+
+    // Without the second root, the steps in b.Store have no file either (its class instead).
+    let out2 = repo.join("out2.sarif");
+    let run = run_in(
+        &repo,
+        &[
+            "scan",
+            "classes",
+            "--rules",
+            "all",
+            "--source-root",
+            "a/src",
+            "--format",
+            "sarif",
+            "--output",
+            out2.to_str().unwrap(),
+            "--no-progress",
+        ],
+    );
+    run.expect_code(1, "findings");
+    let log = read_json(&out2);
+    assert_sarif_valid(&log, &run.cmdline);
+    let mut locs = Vec::new();
+    artifact_locations(&log, String::new(), &mut locs);
+    for (path, loc) in &locs {
+        let uri = loc["uri"].as_str().unwrap();
+        assert!(repo.join(uri).is_file(), "{path}: {uri} does not exist");
+    }
+    assert!(
+        log.to_string()
+            .contains(r#""fullyQualifiedName":"b.Store""#),
+        "a step in b.Store without its source names the class\n{}",
+        run.describe()
+    );
 }

@@ -154,10 +154,17 @@ def location(f):
 
 def scan(binary, jar, out_json, extra):
     cmd = [binary, "scan", "--format", "json", "--output", out_json, "--no-progress"] + extra + ["--", jar]
+    if os.path.exists(out_json):
+        os.remove(out_json)
     t0 = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.monotonic() - t0
-    if proc.returncode not in (0, 1):
+    # Exit 2 with a report: part of the jar could not be read (the report's `problems` say
+    # what); the rest was scanned, and its findings are scored like before.
+    if proc.returncode == 2 and os.path.exists(out_json):
+        sys.stderr.write(f"warning: {jar}: input problems (exit 2); scored what was read\n")
+        sys.stderr.write(proc.stderr)
+    elif proc.returncode not in (0, 1):
         sys.stderr.write(proc.stderr)
         return None, elapsed, f"exit {proc.returncode}"
     with open(out_json, encoding="utf-8") as f:

@@ -158,6 +158,8 @@ pub struct FileConfig {
     /// Class globs or package names whose findings are not reported.
     pub exclude: Vec<String>,
     pub open_world: Option<bool>,
+    /// `lenient = true`: inputs that cannot be read are warnings, not errors (like `--lenient`).
+    pub lenient: Option<bool>,
     pub source_roots: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<String>,
@@ -174,6 +176,7 @@ struct RawConfig {
     thread_safe_classes: Option<Vec<Spanned<String>>>,
     exclude: Option<Vec<Spanned<String>>>,
     open_world: Option<bool>,
+    lenient: Option<bool>,
     source_roots: Option<Vec<String>>,
     baseline: Option<String>,
     fail_on: Option<Spanned<String>>,
@@ -258,6 +261,7 @@ impl FileConfig {
             cfg.exclude.push(g.into_inner());
         }
         cfg.open_world = raw.open_world;
+        cfg.lenient = raw.lenient;
         cfg.source_roots = raw
             .source_roots
             .unwrap_or_default()
@@ -410,6 +414,7 @@ mod tests {
         let c = parse(
             r#"
 open-world = true
+lenient = true
 source-roots = ["src/main/java", "/abs"]
 baseline = "base.sarif"
 atomic-annotations = ["Atomic", "Tx"]
@@ -437,6 +442,7 @@ reason = "statistics only"
         )
         .unwrap();
         assert_eq!(c.open_world, Some(true));
+        assert_eq!(c.lenient, Some(true));
         assert_eq!(
             c.source_roots,
             vec![PathBuf::from("/p/src/main/java"), PathBuf::from("/abs")]
@@ -452,7 +458,7 @@ reason = "statistics only"
         );
         assert_eq!(c.suppress.len(), 2);
         assert_eq!(c.suppress[0].rule, Some(RuleId::StaleValue));
-        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:15");
+        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:16");
         assert_eq!(c.suppress[1].rule, None);
         assert_eq!(c.suppress[1].field.as_deref(), Some("count"));
         assert_eq!(c.fail_on.as_deref(), Some("error"));

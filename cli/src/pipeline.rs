@@ -81,6 +81,14 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t0 = Instant::now();
     let loaded = load::load(&opts.inputs, &opts.classpath, &opts.limits);
     let mut problems = loaded.problems;
+    for root in &opts.source_roots {
+        if !root.is_dir() {
+            problems.push(InputProblem::warning(
+                root.display().to_string(),
+                "source root does not exist or is not a directory; no source file is looked up in it",
+            ));
+        }
+    }
     stats.load_time = t0.elapsed();
 
     let t1 = Instant::now();
@@ -217,7 +225,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
                 stats.threads = threads;
                 problems.extend(failed);
             }
-            Err(panic) => problems.push(InputProblem::error(
+            Err(panic) => problems.push(InputProblem::internal(
                 "(whole program)",
                 format!("internal error in the whole-program analysis: {}; the other rules' findings are kept", panic_message(&panic)),
             )),
@@ -275,7 +283,7 @@ fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
         if let Some(reason) = &f.failed {
             let n = views.nodes[i];
             let c = program.class(n.method.class);
-            problems.push(InputProblem::error(
+            problems.push(InputProblem::internal(
                 c.path.clone(),
                 format!(
                     "method {}.{} was left out of the views: {reason}",
@@ -399,13 +407,13 @@ fn analyse_class(
                 };
                 (explain(class, method, code, f), pending)
             })),
-            Ok(Err(e)) => problems.push(InputProblem::error(
+            Ok(Err(e)) => problems.push(InputProblem::internal(
                 class.path.clone(),
                 format!("method {} was not analysed: {e}", where_()),
             )),
             Err(panic) => {
                 let msg = panic_message(&panic);
-                problems.push(InputProblem::error(
+                problems.push(InputProblem::internal(
                     class.path.clone(),
                     format!(
                         "internal error while analysing {}: {msg} (the rest of the scan went on)",

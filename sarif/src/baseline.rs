@@ -79,7 +79,10 @@ pub fn match_results(baseline: &[ResultKey], current: &[ResultKey]) -> Matching 
                 Some(i) => {
                     used[i] = true;
                     let b = &baseline[i];
-                    let same = b.message == c.message && b.uri == c.uri && b.line == c.line;
+                    // Older logs escaped brackets in `message.text` (`\[age 1\]`).
+                    let same = unescaped(&b.message) == unescaped(&c.message)
+                        && b.uri == c.uri
+                        && b.line == c.line;
                     let state = if same {
                         BaselineState::Unchanged
                     } else {
@@ -189,6 +192,25 @@ pub fn annotate(
         }
     }
     out
+}
+
+/// A message without backslash escapes (`\[` → `[`).
+fn unescaped(m: &str) -> std::borrow::Cow<'_, str> {
+    if !m.contains('\\') {
+        return std::borrow::Cow::Borrowed(m);
+    }
+    let mut out = String::with_capacity(m.len());
+    let mut chars = m.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -329,10 +329,12 @@ pub struct SarifResult {
     pub rule_id: String,
     /// Severity (`level`).
     pub level: Level,
-    /// Message (`message.text`). It may link to related locations with
-    /// `[text](n)`, where `n` is the 1-based position in `related`; use
-    /// [`escape_message`] for literal text that contains `[`, `]` or `\`.
+    /// Message (`message.text`), plain text. It may link to related locations
+    /// with `[text](n)`, where `n` is the 1-based position in `related`.
     pub message: String,
+    /// The message as Markdown (`message.markdown`), with the same links; use
+    /// [`escape_message`] for literal text that contains `[`, `]` or `\`.
+    pub markdown: Option<String>,
     /// Main location (`locations[0]`).
     pub primary: Location,
     /// Related locations (`relatedLocations`), written with ids `1..=n`.

@@ -183,6 +183,11 @@ pub fn result(run: &Value, r: &Value) -> SarifResult {
         rule_id: rule_id(run, r).to_string(),
         level: level(r),
         message: text(r.get("message")),
+        markdown: r
+            .get("message")
+            .and_then(|m| m.get("markdown"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
         primary: r
             .get("locations")
             .and_then(|l| l.get(0))
@@ -276,6 +281,7 @@ mod tests {
                 rule_id: "r".into(),
                 level: Level::Note,
                 message: "m [x](1)".into(),
+                markdown: None,
                 primary: Location {
                     uri: Some("a/B.java".into()),
                     uri_base_id: Some("%SRCROOT%".into()),

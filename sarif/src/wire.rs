@@ -367,7 +367,10 @@ impl<'a> Notification<'a> {
     fn from_model(n: &'a crate::Notification) -> Self {
         Notification {
             level: n.level,
-            message: Message { text: &n.message },
+            message: Message {
+                text: &n.message,
+                markdown: None,
+            },
             locations: n
                 .uri
                 .as_deref()
@@ -401,6 +404,8 @@ struct DescriptorReference<'a> {
 #[derive(Serialize)]
 struct Message<'a> {
     text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markdown: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -442,7 +447,10 @@ impl<'a> WireResult<'a> {
             rule_id: &r.rule_id,
             rule_index,
             level: r.level,
-            message: Message { text: &r.message },
+            message: Message {
+                text: &r.message,
+                markdown: r.markdown.as_deref(),
+            },
             locations: [Location::from_model(&r.primary, None)],
             related_locations: r
                 .related
@@ -493,7 +501,10 @@ impl<'a> CodeFlow<'a> {
             .map(ThreadFlow::from_model)
             .collect();
         (!thread_flows.is_empty()).then(|| CodeFlow {
-            message: cf.message.as_deref().map(|text| Message { text }),
+            message: cf.message.as_deref().map(|text| Message {
+                text,
+                markdown: None,
+            }),
             thread_flows,
         })
     }
@@ -512,7 +523,10 @@ impl<'a> ThreadFlow<'a> {
     fn from_model(tf: &'a crate::ThreadFlow) -> Self {
         ThreadFlow {
             id: tf.id.as_deref(),
-            message: tf.message.as_deref().map(|text| Message { text }),
+            message: tf.message.as_deref().map(|text| Message {
+                text,
+                markdown: None,
+            }),
             locations: tf
                 .steps
                 .iter()
@@ -581,7 +595,10 @@ impl<'a> Location<'a> {
                     decorated_name: l.decorated_name.as_deref(),
                 })
                 .collect(),
-            message: loc.message.as_deref().map(|text| Message { text }),
+            message: loc.message.as_deref().map(|text| Message {
+                text,
+                markdown: None,
+            }),
         }
     }
 }

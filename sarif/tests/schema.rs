@@ -96,6 +96,7 @@ fn full_log() -> Log {
         rule_id: "SC0002".into(),
         level: Level::Error,
         message: "Value [read here](1) is used after the lock is [released](2).".into(),
+        markdown: None,
         primary: stale_use.clone(),
         related: vec![
             read.clone(),
@@ -149,6 +150,7 @@ fn full_log() -> Log {
         rule_id: "SC9999".into(),
         level: Level::Note,
         message: "Only a logical location.".into(),
+        markdown: None,
         primary: Location {
             logical: Some(method("com.example.Gen.run", "run()V")),
             start_line: Some(3), // dropped: no uri
@@ -163,6 +165,7 @@ fn full_log() -> Log {
         rule_id: "SC0001".into(),
         level: Level::Warning,
         message: "Nowhere in particular.".into(),
+        markdown: None,
         ..SarifResult::default()
     };
 
@@ -437,6 +440,7 @@ fn degenerate_values_are_sanitized_into_valid_sarif() {
         results: vec![SarifResult {
             rule_id: "R".into(),
             message: "m".into(),
+            markdown: None,
             primary: Location {
                 uri: Some("A.java".into()),
                 start_line: Some(0), // unknown line: no region
@@ -559,6 +563,7 @@ fn file_uri_percent_encodes_spaces_and_hash() {
         results: vec![SarifResult {
             rule_id: "R".into(),
             message: "m".into(),
+            markdown: None,
             primary: Location {
                 uri: Some(relative_uri(Path::new("x y/[z]#?.java"))),
                 ..Location::default()

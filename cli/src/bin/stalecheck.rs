@@ -2,8 +2,8 @@
 //! exit code. All analysis lives in the library.
 //!
 //! Exit codes: 0 no finding at or above `--fail-on` (default warning; with a baseline: no new
-//! one); 1 such findings (or, with `--strict`, an input problem); 2 usage or configuration error
-//! (bad flag, malformed stalecheck.toml, unreadable baseline).
+//! one); 1 such findings; 2 an input that cannot be read (unless `--lenient`), or a usage or
+//! configuration error (bad flag, malformed stalecheck.toml, unreadable baseline).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -22,6 +22,7 @@ use stalecheck_sarif as sarif;
 
 const EXIT_CLEAN: u8 = 0;
 const EXIT_FINDINGS: u8 = 1;
+/// Usage or configuration error, or an input that cannot be read.
 const EXIT_USAGE: u8 = 2;
 
 fn rules_help() -> String {
@@ -38,15 +39,17 @@ fn rules_help() -> String {
     s.push_str(
         "\nRules marked `default` run when no rule is named; `--rules all` (or a level in the\n\
          [rules] table of stalecheck.toml) turns the others on.\n\nExit codes:\n  0  no finding at or above --fail-on (default warning; with a baseline: no new one)\n  \
-         1  such findings (with --strict: also any input problem)\n  \
-         2  usage or configuration error (bad flag, malformed stalecheck.toml, unreadable baseline)\n\n\
+         1  such findings\n  \
+         2  an input that cannot be read (a missing path, an unreadable file, a corrupt archive or\n     \
+         class; the rest is still scanned and reported; --lenient makes these warnings), or a\n     \
+         usage or configuration error (bad flag, malformed stalecheck.toml, unreadable baseline)\n\n\
          Run `stalecheck rules ID` for a rule's documentation.",
     );
     s
 }
 
 #[derive(Parser)]
-#[command(name = "stalecheck", version, about = "Static checker for atomicity bugs (stale values) in JVM bytecode", after_help = rules_help())]
+#[command(name = "stalecheck", version, about = "Static checker for atomicity bugs (stale values, lost updates, check-then-act, high-level data races) in JVM bytecode", after_help = rules_help())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,7 +57,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Scan class directories, class files and archives for stale-value bugs.
+    /// Scan class directories, class files and archives for atomicity bugs (the rules below).
     #[command(after_help = rules_help())]
     Scan(ScanArgs),
     /// Scan and write a baseline (a SARIF file) of today's findings: later scans with
@@ -77,6 +80,15 @@ enum Format {
     Text,
     Sarif,
     Json,
+}
+
+/// `--console`: compiler-style finding lines for build logs.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConsoleArg {
+    /// `path:line: warning: message [rule]`, then `    hint: ...`.
+    Gradle,
+    /// `warning: path:[line,col] message [rule]`, then `info:     hint: ...`.
+    Maven,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -167,7 +179,13 @@ struct ScanArgs {
     /// `stalecheck rules`].
     #[arg(long, value_name = "IDS", value_delimiter = ',')]
     rules: Vec<String>,
-    /// Exit with 1 when any input could not be read or parsed.
+    /// Inputs that cannot be read (a missing path, an unreadable file, a corrupt archive or
+    /// class) are warnings, and the exit code comes from the findings alone [default: they are
+    /// errors: exit 2; or `lenient` in stalecheck.toml].
+    #[arg(long, conflicts_with = "strict")]
+    lenient: bool,
+    /// Inputs that cannot be read fail the run (exit 2): the default now; kept so that older
+    /// command lines still work.
     #[arg(long)]
     strict: bool,
     /// Block-local atomicity: assume every lock taken by a callee is distinct from the caller's.
@@ -202,6 +220,13 @@ struct ScanArgs {
     /// (written as `CAT/`).
     #[arg(long, value_name = "CAT")]
     category: Option<String>,
+    /// Print each new finding (not suppressed; with a baseline, new) on stdout as a compiler-style
+    /// line with the rule id and a one-line hint, then a summary line, for build logs:
+    /// `gradle` = `path:line: warning: message [rule]`, `maven` = `warning: path:[line,col]
+    /// message [rule]`. The report of --format goes to --output (without --output only the
+    /// console lines are printed).
+    #[arg(long, value_enum, value_name = "STYLE")]
+    console: Option<ConsoleArg>,
 }
 
 fn main() -> ExitCode {
@@ -363,6 +388,12 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             ));
         }
     };
+    if args.console.is_some() && args.format.is_some() && args.output.is_none() && !baseline_mode {
+        return Err(miette!(
+            help = "e.g. --format sarif --output stalecheck.sarif --console gradle",
+            "--console prints the findings on stdout; write the --format report with --output"
+        ));
+    }
     // `baseline` writes to --output, else to the baseline path of stalecheck.toml; `scan`
     // compares with --baseline, else with that path.
     let config_baseline = file_ref.and_then(|f| f.baseline.clone());
@@ -428,9 +459,24 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         }
     }
 
+    // --strict (the default) wins over `lenient` in stalecheck.toml.
+    let lenient = args.lenient || (!args.strict && file_ref.and_then(|f| f.lenient) == Some(true));
+    if lenient {
+        for p in &mut out.problems {
+            if p.is_unreadable_input() {
+                p.severity = Severity::Warning;
+            }
+        }
+    }
+    let unreadable = out
+        .problems
+        .iter()
+        .filter(|p| p.is_unreadable_input())
+        .count();
     for p in &out.problems {
         let tag = match p.severity {
             Severity::Error => "error",
+            Severity::Warning => "warning",
             Severity::Note => "note",
         };
         eprintln!("stalecheck: {tag}: {p}");
@@ -466,14 +512,21 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         eprintln!("stalecheck: {}: {}", n.level, n.message);
     }
     let failing = rep.failing(fail_on.level());
-    let problem_fails = args.strict && out.problems.iter().any(|p| p.severity == Severity::Error);
-    let code = if baseline_mode {
+    let code = if unreadable > 0 {
+        EXIT_USAGE
+    } else if baseline_mode {
         EXIT_CLEAN
-    } else if failing > 0 || problem_fails {
+    } else if failing > 0 {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
     };
+    if unreadable > 0 {
+        eprintln!(
+            "stalecheck: error: {unreadable} input(s) could not be read (see above); the rest was \
+             scanned and reported. Fix the paths, or pass --lenient to report them as warnings"
+        );
+    }
 
     let to_terminal = output.is_none() && std::io::stdout().is_terminal();
     let rendered = match format {
@@ -484,6 +537,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
                 command_line: std::env::args().collect(),
                 working_directory: cwd.clone(),
                 exit_code: code as i32,
+                execution_successful: unreadable == 0,
                 category,
             };
             let (text, cut) = report::sarif::render(&rep, &opts, &info);
@@ -494,7 +548,18 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         }
     };
     let t_render = t_out.elapsed();
-    write_output(output.as_deref(), &rendered)?;
+    // With --console and no --output, stdout gets the console lines only.
+    if output.is_some() || args.console.is_none() {
+        write_output(output.as_deref(), &rendered)?;
+    }
+    if let Some(style) = args.console {
+        let style = match style {
+            ConsoleArg::Gradle => report::console::Style::Gradle,
+            ConsoleArg::Maven => report::console::Style::Maven,
+        };
+        let lines = report::console::render(&rep, style, output.as_deref(), cwd.as_deref());
+        write_output(None, &lines)?;
+    }
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         eprintln!("timings: output {:?}", t_out.elapsed());
         eprintln!(
@@ -506,7 +571,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             t_start.elapsed()
         );
     }
-    if output.is_some() || format != Format::Text {
+    if args.console.is_none() && (output.is_some() || format != Format::Text) {
         // Keep a one-line summary for people when the findings went elsewhere.
         if std::io::stderr().is_terminal() || output.is_some() {
             let line = report::text::summary_line(&rep);

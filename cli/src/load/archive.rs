@@ -50,7 +50,7 @@ pub(super) fn load_archive_file(path: &Path, format: Format, limits: &Limits) ->
         return Found::problem(InputProblem::error(display, reason));
     }
     if found.classes.is_empty() && found.problems.is_empty() {
-        return Found::problem(InputProblem::note(display, "no class files found"));
+        return Found::problem(InputProblem::warning(display, "no class files found"));
     }
     found
 }
@@ -100,10 +100,7 @@ struct Planned {
 fn load_archive(data: &[u8], display: &str, format: Format, depth: u32, budget: &Budget) -> Found {
     let archive = match ZipArchive::new(Cursor::new(data)) {
         Ok(archive) => archive,
-        Err(err) => {
-            let reason = format!("cannot read archive: {err}");
-            return Found::problem(InputProblem::error(display, reason));
-        }
+        Err(err) => return Found::problem(InputProblem::error(display, archive_reason(&err))),
     };
     let parts: Vec<Found> = plan(&archive, format)
         .par_iter()
@@ -115,6 +112,19 @@ fn load_archive(data: &[u8], display: &str, format: Format, depth: u32, budget: 
     let mut found = Found::default();
     parts.into_iter().for_each(|part| found.append(part));
     found
+}
+
+/// Why an archive cannot be opened, in words: zip's own messages ("Could not find EOCD") say
+/// little to someone who gave a truncated download or a file that is not a zip.
+fn archive_reason(err: &ZipError) -> String {
+    match err {
+        ZipError::InvalidArchive(_) => "truncated or not a zip archive".to_owned(),
+        ZipError::Io(io) if io.kind() == io::ErrorKind::UnexpectedEof => {
+            "truncated or not a zip archive".to_owned()
+        }
+        ZipError::UnsupportedArchive(what) => format!("unsupported zip archive: {what}"),
+        other => format!("cannot read archive: {other}"),
+    }
 }
 
 /// The entries to read, sorted by name (a multi-release variant sorts under its base name):

@@ -123,7 +123,11 @@ pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadO
                 order: (input, index_u32(i)),
             });
         output.classes.extend(classes);
-        for problem in found.problems {
+        for mut problem in found.problems {
+            // An archive without classes on the classpath (resources, a BOM) is ordinary.
+            if role == Role::Library && problem.severity == crate::diag::Severity::Warning {
+                problem.severity = crate::diag::Severity::Note;
+            }
             let key = (
                 problem.severity,
                 problem.path.clone(),
@@ -180,7 +184,7 @@ fn load_dir(path: &Path, role: Role, limits: &Limits) -> Found {
     }
     let display = path.display().to_string();
     let problem = match role {
-        Role::Scanned => InputProblem::error(display, "no class files found"),
+        Role::Scanned => InputProblem::warning(display, "no class files found"),
         Role::Library => InputProblem::note(display, "no class files found"),
     };
     Found::problem(problem)

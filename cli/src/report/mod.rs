@@ -4,6 +4,7 @@
 //! baseline ([`baseline`]), and rendered as text, JSON or SARIF. None of them analyses anything.
 
 pub mod baseline;
+pub mod console;
 pub mod json;
 pub mod sarif;
 pub mod suppress;
@@ -19,6 +20,8 @@ pub struct RunInfo {
     pub command_line: Vec<String>,
     pub working_directory: Option<std::path::PathBuf>,
     pub exit_code: i32,
+    /// False when an input could not be read (and reading was not lenient): the run failed.
+    pub execution_successful: bool,
     /// `automationDetails.id` (`--category`).
     pub category: Option<String>,
 }

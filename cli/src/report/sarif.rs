@@ -16,7 +16,8 @@ use crate::pipeline::{ScanOptions, ScanOutput};
 use crate::rules::{Level, RULES};
 
 const SRCROOT: &str = "%SRCROOT%";
-const INFORMATION_URI: &str = "https://github.com/stalecheck/stalecheck";
+// No `helpUri` or `informationUri`: the project has no public home yet, and a link that leads
+// nowhere is worse than none. The full rule documentation is in each rule's `help`.
 
 fn level(l: Level) -> sarif::Level {
     match l {
@@ -69,10 +70,7 @@ fn rules() -> Vec<sarif::ReportingDescriptor> {
             full_description: r.full.to_string(),
             help_text: markdown_to_text(r.docs),
             help_markdown: Some(r.docs.to_string()),
-            help_uri: Some(format!(
-                "{INFORMATION_URI}/blob/main/cli/src/rules/{}.md",
-                r.code.replace('-', "_")
-            )),
+            help_uri: None,
             default_level: level(r.level),
             disabled_by_default: !r.default_on,
             tags: r.tags.iter().map(|t| t.to_string()).collect(),
@@ -119,28 +117,34 @@ fn cwe_taxonomy() -> sarif::Taxonomy {
     }
 }
 
-/// The artifact of a diagnostic, as `(uri, uriBaseId)`:
-/// - found under a relative `--source-root` (`src/main/java`): that root joined with the
-///   package path, relative to the working directory (`%SRCROOT%`), which is what GitHub code
-///   scanning resolves against the repository when the scan runs from its root;
-/// - found under an absolute root inside the working directory: the same, made relative;
-/// - found under another absolute root: relative to that root, base id `SRCROOT<n>`;
-/// - not found: the package path from the class file (`pkg/Outer.java`).
-fn artifact(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> (String, Option<String>) {
-    artifact_of(&d.file, d.source_root, roots, cwd)
-}
-
-/// The artifact of a package-relative source file, found (or not) under source root `root`.
+/// The artifact of a package-relative source file found under source root `root`, as
+/// `(uri, uriBaseId)`:
+/// - under a relative `--source-root` (`src/main/java`): that root joined with the package
+///   path, relative to the working directory (`%SRCROOT%`), which is what GitHub code scanning
+///   resolves against the repository when the scan runs from its root;
+/// - under an absolute root inside the working directory: the same, made relative;
+/// - under another absolute root: relative to that root, base id `SRCROOT<n>`.
+///
+/// A file found under no root has no artifact at all (`None`): a physical location must name a
+/// file that exists, so such a location is logical only (the class and method).
 fn artifact_of(
     file: &str,
     root: Option<usize>,
     roots: &[PathBuf],
     cwd: Option<&Path>,
-) -> (String, Option<String>) {
+) -> Option<(String, Option<String>)> {
     let rel = Path::new(file);
-    let Some(root_path) = root.and_then(|i| roots.get(i)) else {
-        return (sarif::relative_uri(rel), None);
-    };
+    let i = root?;
+    let root_path = roots.get(i)?;
+    Some(artifact_under(rel, i, root_path, cwd))
+}
+
+fn artifact_under(
+    rel: &Path,
+    root: usize,
+    root_path: &Path,
+    cwd: Option<&Path>,
+) -> (String, Option<String>) {
     if root_path.is_relative() {
         return (
             sarif::relative_uri(&root_path.join(rel)),
@@ -153,7 +157,36 @@ fn artifact_of(
             Some(SRCROOT.to_string()),
         );
     }
-    (sarif::relative_uri(rel), root.map(root_base_id))
+    (sarif::relative_uri(rel), Some(root_base_id(root)))
+}
+
+/// The source root each file named by a step in another source file is found under (the
+/// first root holding it), for the files of `diagnostics`' steps.
+fn step_roots(diagnostics: &[Diagnostic], roots: &[PathBuf]) -> HashMap<String, Option<usize>> {
+    let mut files: Vec<&str> = diagnostics
+        .iter()
+        .flat_map(|d| d.steps.iter().filter_map(|s| s.file.as_deref()))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    files
+        .into_iter()
+        .map(|f| {
+            let root = roots.iter().position(|r| r.join(f).is_file());
+            (f.to_string(), root)
+        })
+        .collect()
+}
+
+/// The logical location of a source file whose class is not otherwise known: the top-level
+/// class the file is named after (`pkg/Outer.java` → `pkg.Outer`).
+fn file_type(file: &str) -> sarif::LogicalLocation {
+    let name = file.strip_suffix(".java").unwrap_or(file);
+    sarif::LogicalLocation {
+        kind: "type".to_string(),
+        fully_qualified_name: name.replace('/', "."),
+        decorated_name: None,
+    }
 }
 
 fn root_base_id(i: usize) -> String {
@@ -215,6 +248,11 @@ pub fn results(
         .collect();
     sources.sort_unstable();
     sources.dedup();
+    let step_roots = if full {
+        step_roots(&out.diagnostics, roots)
+    } else {
+        HashMap::new()
+    };
     let hashes: HashMap<&Path, Vec<String>> = sources
         .into_par_iter()
         .filter_map(|src| {
@@ -228,7 +266,7 @@ pub fn results(
         .zip(suppressions)
         .map(|((d, fp), supp)| {
             let mut r = if full {
-                result(d, roots, cwd)
+                result(d, roots, cwd, &step_roots)
             } else {
                 sarif::SarifResult {
                     rule_id: d.rule.code().to_string(),
@@ -264,15 +302,21 @@ fn step_kind(k: StepKind) -> &'static str {
     }
 }
 
-fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::SarifResult {
-    let (uri, base) = artifact(d, roots, cwd);
+fn result(
+    d: &Diagnostic,
+    roots: &[PathBuf],
+    cwd: Option<&Path>,
+    step_roots: &HashMap<String, Option<usize>>,
+) -> sarif::SarifResult {
+    let (uri, base) = artifact_of(&d.file, d.source_root, roots, cwd).unzip();
+    let base = base.flatten();
     let logical = sarif::LogicalLocation {
         kind: "function".to_string(),
         fully_qualified_name: format!("{}.{}", d.class, d.method),
         decorated_name: Some(d.descriptor.clone()),
     };
     let loc = |line: Option<u32>, message: Option<String>| sarif::Location {
-        uri: Some(uri.clone()),
+        uri: uri.clone(),
         uri_base_id: base.clone(),
         start_line: line,
         logical: Some(logical.clone()),
@@ -283,13 +327,23 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
     let step_loc = |s: &crate::explain::Step| match &s.file {
         None => loc(s.line, Some(s.message.clone())),
         Some(f) => {
-            let (u, b) = artifact_of(f, d.source_root, roots, cwd);
-            sarif::Location {
-                uri: Some(u),
-                uri_base_id: b,
-                start_line: s.line,
-                logical: None,
-                message: Some(s.message.clone()),
+            let root = step_roots.get(f).copied().flatten();
+            match artifact_of(f, root, roots, cwd) {
+                Some((u, b)) => sarif::Location {
+                    uri: Some(u),
+                    uri_base_id: b,
+                    start_line: s.line,
+                    logical: None,
+                    message: Some(s.message.clone()),
+                },
+                // Not found under any root: the class the file is named after, no file.
+                None => sarif::Location {
+                    uri: None,
+                    uri_base_id: None,
+                    start_line: None,
+                    logical: Some(file_type(f)),
+                    message: Some(s.message.clone()),
+                },
             }
         }
     };
@@ -347,8 +401,11 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             steps,
         });
     }
-    // Link the message to the related locations: "read ... [here](1) ... [stale](2)".
-    let mut message = sarif::escape_message(&d.message);
+    // Link the message to the related locations: "read ... [read](1) ... [went stale](2)".
+    // `message.text` is the plain headline (no Markdown escapes) with the links; the Markdown
+    // form, brackets escaped, is `message.markdown`.
+    let mut message = d.message.clone();
+    let mut markdown = sarif::escape_message(&d.message);
     for (i, s) in linked.iter().enumerate() {
         let label = match s.kind {
             StepKind::Read => "read",
@@ -357,7 +414,9 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
             StepKind::Access => "access",
             StepKind::Use => "use",
         };
-        message.push_str(&format!(" [{label}]({})", i + 1));
+        let link = format!(" [{label}]({})", i + 1);
+        message.push_str(&link);
+        markdown.push_str(&link);
     }
     let mut properties = std::collections::BTreeMap::new();
     if let Some(age) = d.age {
@@ -367,6 +426,7 @@ fn result(d: &Diagnostic, roots: &[PathBuf], cwd: Option<&Path>) -> sarif::Sarif
         rule_id: d.rule.code().to_string(),
         level: level(d.level),
         message,
+        markdown: Some(markdown),
         primary: loc(d.line, None),
         related,
         code_flows: vec![sarif::CodeFlow {
@@ -391,6 +451,7 @@ fn notification(p: &InputProblem) -> sarif::Notification {
     sarif::Notification {
         level: match p.severity {
             Severity::Error => sarif::Level::Error,
+            Severity::Warning => sarif::Level::Warning,
             Severity::Note => sarif::Level::Note,
         },
         message: format!("{}: {}", p.path, p.reason),
@@ -409,8 +470,9 @@ pub fn log(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> sarif::Lo
     if let Some(cwd) = cwd {
         base_ids.insert(SRCROOT.to_string(), sarif::dir_uri(cwd));
     }
+    // Every absolute root that exists: a step's file may be under one no finding's file is.
     for (i, root) in opts.source_roots.iter().enumerate() {
-        if root.is_absolute() && out.diagnostics.iter().any(|d| d.source_root == Some(i)) {
+        if root.is_absolute() && root.is_dir() {
             base_ids.insert(root_base_id(i), sarif::dir_uri(root));
         }
     }
@@ -420,12 +482,12 @@ pub fn log(report: &Report<'_>, opts: &ScanOptions, info: &RunInfo) -> sarif::Lo
         tool: sarif::Tool {
             name: "stalecheck".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
-            information_uri: Some(INFORMATION_URI.to_string()),
+            information_uri: None,
             rules: rules(),
         },
         results,
         invocation: Some(sarif::Invocation {
-            execution_successful: true,
+            execution_successful: info.execution_successful,
             command_line: Some(info.command_line.join(" ")),
             arguments: info.command_line.iter().skip(1).cloned().collect(),
             working_directory: cwd.map(sarif::dir_uri),

@@ -254,13 +254,19 @@ fn plain_message(m: &str) -> String {
             }
             '[' => {
                 // A link `[text](digits)`: skip it and the space before it.
+                // The link text ends at the first bracket, which must be `]` followed by
+                // `(digits)`: `[age 1] [read](1)` is literal text, then a link.
                 let rest = &m[i..];
-                let link = rest.find("](").and_then(|close| {
-                    let after = &rest[close + 2..];
-                    let end = after.find(')')?;
-                    (end > 0 && after[..end].bytes().all(|b| b.is_ascii_digit()))
-                        .then_some(close + 2 + end + 1)
-                });
+                let link = rest[1..]
+                    .find(['[', ']'])
+                    .map(|close| close + 1)
+                    .filter(|&close| rest[close..].starts_with("]("))
+                    .and_then(|close| {
+                        let after = &rest[close + 2..];
+                        let end = after.find(')')?;
+                        (end > 0 && after[..end].bytes().all(|b| b.is_ascii_digit()))
+                            .then_some(close + 2 + end + 1)
+                    });
                 match link {
                     Some(len) => {
                         if out.ends_with(' ') {
@@ -352,6 +358,11 @@ mod tests {
             "value [age 1]"
         );
         assert_eq!(super::plain_message("a [b] c"), "a [b] c");
+        // Unescaped literal brackets before a link (what stalecheck writes now).
+        assert_eq!(
+            super::plain_message("value [age 1] [read](1) f(int[]) [went stale](2)"),
+            "value [age 1] f(int[])"
+        );
     }
 
     #[test]

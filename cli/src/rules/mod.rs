@@ -67,6 +67,8 @@ pub struct RuleMeta {
     /// bench/precision (judged warnings that are real or benign): `high` from 80%, `medium`
     /// from 40%, `low` below; the figures are in each rule's documentation.
     pub precision: &'static str,
+    /// What to do about a finding, in one line (the `hint:` line of `scan --console`).
+    pub hint: &'static str,
 }
 
 pub const RULES: &[RuleMeta] = &[
@@ -85,6 +87,7 @@ pub const RULES: &[RuleMeta] = &[
         docs: include_str!("stale_value.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362", "external/cwe/cwe-367"],
         precision: "low",
+        hint: "re-read the value inside the second critical section, or do the read and the write in one critical section",
     },
     RuleMeta {
         id: RuleId::BlockLocalAtomicity,
@@ -100,6 +103,7 @@ pub const RULES: &[RuleMeta] = &[
         docs: include_str!("block_local_atomicity.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
         precision: "low",
+        hint: "use the value inside the block that read it, or widen the block to cover the use (a snapshot that is only printed is fine)",
     },
     RuleMeta {
         id: RuleId::MethodConsistency,
@@ -116,6 +120,7 @@ pub const RULES: &[RuleMeta] = &[
         docs: include_str!("method_consistency.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
         precision: "low",
+        hint: "protect the fields the method uses together with one lock held across its critical sections",
     },
     RuleMeta {
         id: RuleId::HighLevelDataRace,
@@ -133,6 +138,7 @@ pub const RULES: &[RuleMeta] = &[
         docs: include_str!("high_level_data_race.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362"],
         precision: "low",
+        hint: "access the related fields together in one critical section, in this thread as in the other",
     },
     RuleMeta {
         id: RuleId::CausalStaleValue,
@@ -149,6 +155,7 @@ pub const RULES: &[RuleMeta] = &[
         docs: include_str!("causal_stale_value.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362", "external/cwe/cwe-367"],
         precision: "medium",
+        hint: "do the read and the write (or the check and the act) in one critical section, or use an atomic update (compareAndSet, compute, merge)",
     },
 ];
 
