@@ -274,7 +274,7 @@ public class StaleCheckTask extends DefaultTask {
             throw new GradleException(message);
         }
         throw new GradleException("stalecheck exited with code " + code + " for source set '" + spec.name
-                + "' (2 = usage or configuration error; see the output above). Command: " + command);
+                + "' (2 = an input could not be read, or a usage or configuration error; see the output above). Command: " + command);
     }
 
     private String level() {

@@ -94,7 +94,7 @@ public class CheckMojo extends AbstractStaleCheckMojo {
             throw new MojoFailureException(message);
         }
         throw new MojoExecutionException("stalecheck exited with code " + code
-                + " (2 = usage or configuration error; see the output above). Command: " + command);
+                + " (2 = an input could not be read, or a usage or configuration error; see the output above). Command: " + command);
     }
 
     /** {@code findings} or {@code clean}: read by the {@code aggregate} goal. */
