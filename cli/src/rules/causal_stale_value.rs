@@ -67,7 +67,18 @@ pub fn check(
             continue;
         }
         let runners = &v.reached_by[n];
-        for f in &o.flows {
+        // Of several reads of one variable deciding one write, the one nearest to it (read in
+        // this method, latest) is the decision acted upon (`p = m.get(src); d = m.get(dst); if
+        // (d == null) m.put(dst, ..)`).
+        let mut order: Vec<&Flow> = o.flows.iter().collect();
+        order.sort_by_key(|f| {
+            (
+                line_in(p, mid, f.entry_at),
+                f.src.var,
+                std::cmp::Reverse((f.src.loc.method == mid, f.src.loc.at)),
+            )
+        });
+        for f in order {
             flows += 1;
             let head = |l: Loc, f: &dyn Fn(&str, &str) -> bool| call_is(p, l.method, l.at, f);
             let looks_at_head = head(f.src.loc, &|name, _| {
@@ -92,7 +103,7 @@ pub fn check(
             });
             let Some(writer) = writer else { continue };
             // One finding per variable and line it enters: two reads of it (`a[i] > a[j]`)
-            // or two callers' snapshots of it are one stale decision.
+            // or two callers' snapshots of it are one stale decision (the nearest, above).
             if !reported.insert((mid, line_in(p, mid, f.entry_at), f.src.var)) {
                 continue;
             }

@@ -131,7 +131,8 @@ pub struct Summary {
     /// Variables it updates in its own regions, compare-and-sets included.
     pub updated: Vec<Var>,
     /// Variables whose update's outcome it returns (`getAndResetFlag()` returning
-    /// `flag.getAndSet(false)`): a validating update, like a compare-and-set.
+    /// `flag.getAndSet(false)`): tested by the caller, a validating update, like a
+    /// compare-and-set.
     pub ret_outcome: Vec<Var>,
     /// Writes of its own regions that it decides itself on a look at the same variable
     /// (`if (count > 0) count--`): a caller's earlier check of that variable is re-checked.
@@ -868,6 +869,8 @@ impl Run<'_> {
             let receiver = usize::from(code.insns.get(cx.at as usize).is_some_and(
                 |i| matches!(i.op, Op::Invoke(k, _) if k != crate::bytecode::InvokeKind::Static),
             ));
+            // The caller tests what the call returns (`if (getAndReset())`).
+            let tested = crate::analysis::outcome::result_tested(code, cx.at);
             for &(callee, s) in &summaries {
                 for &(slot, w) in &s.param_writes {
                     if (slot as usize) < receiver {
@@ -886,14 +889,15 @@ impl Run<'_> {
                 // callee's own writes (`if (!isLoaded()) load()`: check then act through two
                 // calls), unless the callee looks at the variable again before it writes
                 // (`take()` that tests for empty itself) or returns the outcome of its update
-                // (a validating update). Writes deeper down are too far away to be evidence.
+                // and the caller tests it (a validating update). Writes deeper down are too far
+                // away to be evidence.
                 for &x in &s.updated {
                     push_capped(&mut self.out.summary.updated, x);
                 }
                 for &w in &s.writes {
                     if w.node == callee
                         && !s.self_checked.contains(&w)
-                        && !s.ret_outcome.contains(&w.var)
+                        && !(tested && s.ret_outcome.contains(&w.var))
                     {
                         self.flow(fctl, 0, w, cx.at, cx.at);
                     }
