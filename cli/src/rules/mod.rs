@@ -305,7 +305,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
     Ok(collapse(match (stale, block) {
         (true, true) => {
             let mut a = Both::new(
-                stale_value::StaleValue::new(cx),
+                stale_value::StaleValue::default(),
                 block_local_atomicity::BlockLocal::default(),
             );
             engine::run(cx, &mut a)?;
@@ -317,7 +317,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
                 .collect()
         }
         (true, false) => {
-            let mut a = stale_value::StaleValue::new(cx);
+            let mut a = stale_value::StaleValue::default();
             engine::run(cx, &mut a)?;
             a.settle(cx);
             a.findings

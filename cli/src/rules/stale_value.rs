@@ -12,7 +12,6 @@ use crate::analysis::engine::{Analysis, MethodCx, RegionEvent, StepCx, StepKind}
 use crate::analysis::locks::{CallEffect, LockId, RegionCall, Returns, Sym};
 use crate::analysis::outcome::result_tested;
 use crate::bytecode::cfg::control_dependence;
-use crate::bytecode::Op;
 use crate::fxhash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,20 +127,9 @@ pub struct StaleValue {
     /// Updates that report their outcome (conditional updates, read-modify-writes, take-outs):
     /// the call and the location it updates.
     updates: Vec<(u32, Sym)>,
-    /// The instructions that allocate an array (see [`Origin::sized`]).
-    new_arrays: Vec<u32>,
 }
 
 impl StaleValue {
-    pub fn new(cx: &MethodCx<'_>) -> StaleValue {
-        StaleValue {
-            new_arrays: (0..cx.code.insns.len() as u32)
-                .filter(|&at| matches!(cx.code.insns[at as usize].op, Op::NewArray(_)))
-                .collect(),
-            ..StaleValue::default()
-        }
-    }
-
     /// After the run: a decision on a stale look at a location (`n = q.size(); while (n-- >
     /// 0)`) that only leads to updates of that location whose outcome the code tests (`r =
     /// q.poll(); if (r == null) break;`) is checked by those outcomes, not acted upon stale
@@ -353,12 +341,10 @@ impl Analysis for StaleValue {
             StepKind::Iinc => return inputs.first().copied().unwrap_or_default(),
             StepKind::Fresh => {
                 self.check(cx, inputs);
-                // An array as long as a snapshot of an object's size carries the snapshot (see
+                // A fresh value with inputs is an array allocated with them as its lengths: as
+                // long as a snapshot of an object's size, it carries the snapshot (see
                 // `Origin::sized`).
-                if let (true, Some(Ghost(Some(o)))) = (
-                    self.new_arrays.binary_search(&cx.at).is_ok(),
-                    inputs.first(),
-                ) {
+                if let Some(Ghost(Some(o))) = inputs.first() {
                     return Ghost(Some(Origin { sized: true, ..*o }));
                 }
                 return Ghost(None);

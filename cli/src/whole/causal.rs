@@ -305,7 +305,6 @@ struct Run<'a> {
     exit_mask: FxHashMap<u32, u64>,
     left_at: [u32; 64],
     atomic: u64,
-    plain: u64,
     /// Sources imported from a callee's return, and the call each came through.
     imported: u64,
     /// Imported sources that are the outcome of the callee's own update: it read the variable
@@ -385,8 +384,7 @@ impl Run<'_> {
                     *self.exit_mask.entry(o).or_default() |= bit;
                 }
             }
-            Src::Plain(..) => self.plain |= bit,
-            Src::Param | Src::Outcome(..) => {}
+            Src::Plain(..) | Src::Param | Src::Outcome(..) => {}
         }
         bit
     }
@@ -1144,7 +1142,6 @@ fn analyse(
         exit_mask: FxHashMap::default(),
         left_at: [NO_LEFT; 64],
         atomic: 0,
-        plain: 0,
         imported: 0,
         own_outcome: 0,
         unlocked: 0,
