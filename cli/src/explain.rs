@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::analysis::locks::METHOD_SITE;
 use crate::bytecode::{Class, Code, InvokeKind, Method, Op};
+use crate::program::MethodId;
 use crate::rules::{Finding, Level, RuleId};
 
 /// One finding, ready for any output format.
@@ -202,6 +203,13 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
     let boundary_line = f.boundary_at.and_then(|b| code.line_of(b));
     let usage = describe_use(class, code, f.use_at);
     let message = match f.rule {
+        RuleId::StaleValue if f.wrong_lock.is_some() => format!(
+            "Stale value: {what} was read inside {region} ({}) and is {usage} ({}) before it ends, \
+             but that lock does not exclude the other writers: another thread can change it in \
+             between",
+            line_ref(read_line),
+            line_ref(use_line),
+        ),
         RuleId::StaleValue => format!(
             "Stale value: {what} was read inside {region} ({}) and is {usage} ({}) after a new critical \
              section began ({}); another thread may have changed it meanwhile [age {}]",
@@ -296,6 +304,35 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         evidence: Some(f.evidence.word()),
         rank: Some(f.evidence.rank(f.age)),
     }
+}
+
+/// A read-modify-write inside one region whose lock is the wrong one (see
+/// [`Finding::wrong_lock`]): the write at `at` in `writer`, which holds only other locks,
+/// joins the story before the use.
+pub fn wrong_lock(d: &mut Diagnostic, p: &crate::program::Program, writer: MethodId, at: u32) {
+    let class = p.class(writer.class);
+    let method = p.method(writer);
+    let line = method.code.as_ref().and_then(|c| c.line_of(at));
+    let who = format!("`{}.{}()`", simple_class(&class.name), method.name);
+    d.message.push_str(&format!(
+        " ({who} writes it under a different lock, {})",
+        line_ref(line)
+    ));
+    let file = source_path(class);
+    let step = Step {
+        kind: StepKind::Stale,
+        line,
+        message: format!(
+            "{who} writes it here under a different lock: the critical section does not exclude it"
+        ),
+        file: (file != d.file).then_some(file),
+    };
+    let at_use = d
+        .steps
+        .iter()
+        .rposition(|s| s.kind == StepKind::Use)
+        .unwrap_or(d.steps.len());
+    d.steps.insert(at_use, step);
 }
 
 /// How a region reads in a message: "synchronized method `Counter.addAndGet()`", "the call to

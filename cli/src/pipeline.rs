@@ -12,12 +12,13 @@ use serde::Serialize;
 
 use crate::analysis::engine::MethodCx;
 use crate::analysis::guards::{self, GuardQuery, GuardVar};
+use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::parse::parse_class;
 use crate::bytecode::Class;
 use crate::config::AnalysisConfig;
 use crate::diag::InputProblem;
-use crate::explain::{explain, Diagnostic};
+use crate::explain::{self, explain, Diagnostic};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::load::{self, Limits};
 use crate::program::Program;
@@ -183,6 +184,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t_guards = Instant::now();
     let vars: FxHashSet<GuardVar> = found
         .iter()
+        .filter(|(_, q)| !q.candidate || q.wrong_lock.is_some())
         .flat_map(|(_, q)| q.guard.map(|g| g.var).into_iter().chain(q.var))
         .collect();
     let writes = guards::writes_of(&program, &vars);
@@ -190,6 +192,15 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
         .filter(|(_, q)| q.guard.is_none_or(|g| !writes.guarded(&g)))
+        // A read-modify-write inside one region stands only where a writer holds other locks.
+        .filter_map(|(mut d, q)| {
+            if !q.candidate {
+                return Some((d, q));
+            }
+            let (m, at) = writes.other_lock(&program, &q.wrong_lock?)?;
+            explain::wrong_lock(&mut d, &program, m, at);
+            Some((d, q))
+        })
         // A look at a queue's head goes stale only when another method takes from it too.
         .filter(|(_, q)| !q.head || q.var.is_some_and(|v| writes.taken_elsewhere(v, q.method)))
         .map(|(mut d, q)| {
@@ -343,6 +354,11 @@ struct Pending {
     method: crate::program::MethodId,
     /// The value was a look at a queue's head (`peek`, `isEmpty`).
     head: bool,
+    /// A read-modify-write inside one region (see [`crate::rules::Finding::wrong_lock`]): the
+    /// variable and the region's lock; it stands only if a writer holds other locks alone.
+    wrong_lock: Option<guards::UpdateQuery>,
+    /// The finding is only a candidate: dropped unless `wrong_lock` finds such a writer.
+    candidate: bool,
 }
 
 type Guarded = (Diagnostic, Pending);
@@ -399,6 +415,23 @@ fn analyse_class(
                         class: class_id,
                         method: mi as u32,
                     },
+                    wrong_lock: f.wrong_lock.and_then(|(lock, outer, object)| {
+                        let (place, state) = f.read_place?;
+                        let var = guards::var_of(program, class_id, place, state)?;
+                        let statik = guards::is_static(program, var.field);
+                        let held = |l| guards::lock_ref(program, class_id, l, object);
+                        // Holds the monitor of the very object it updates.
+                        let monitor = crate::analysis::locks::LockId::of(object, u32::MAX);
+                        let nameable = matches!(object, Sym::Param(_) | Sym::Field(..));
+                        Some(guards::UpdateQuery {
+                            var,
+                            object: guards::object_path(program, class_id, object, statik),
+                            locks: [Some(held(lock)), outer.map(held)],
+                            own: (!statik && nameable)
+                                .then_some(lock == monitor || outer == Some(monitor)),
+                        })
+                    }),
+                    candidate: f.wrong_lock.is_some(),
                     head: matches!(
                         code.insns.get(f.read_at as usize).map(|i| &i.op),
                         Some(crate::bytecode::Op::Invoke(_, r))

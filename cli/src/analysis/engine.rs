@@ -108,6 +108,9 @@ pub struct StepCx {
     /// replaces the whole value of a thread-safe object (`set`, `lazySet`; not a
     /// read-modify-write such as `addAndGet`, not adding to a collection).
     pub stores: bool,
+    /// The object a field access reads or writes through, as the frame names it
+    /// (`Sym::Unknown` for anything else).
+    pub object: Sym,
     /// The first input is an object whose own lock protects this access: a region call whose
     /// lock is its receiver (a thread-safe object's method, a `synchronized` method of the
     /// object), or a field or array access while the frame holds the object's monitor. That
@@ -646,6 +649,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             produces,
             place: Sym::Unknown,
             stores: false,
+            object: Sym::Unknown,
             receiver_locked: false,
             receiver: false,
             lookup: false,
@@ -943,6 +947,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         Access {
             place,
             stores,
+            object,
             receiver_locked: f.locks.holds(LockId::of(object, u32::MAX)),
             local_target: stores && locks::is_local_object(&caller, object),
         }
@@ -972,6 +977,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             produces: push_n > 0,
             place: at.place,
             stores: at.stores,
+            object: at.object,
             receiver_locked: at.receiver_locked,
             receiver: false,
             lookup: false,
@@ -1131,6 +1137,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     produces,
                     place,
                     stores,
+                    object: Sym::Unknown,
                     receiver_locked,
                     receiver: kind != InvokeKind::Static,
                     lookup: why == RegionCall::ThreadSafeLibrary && library.lookup,
@@ -1186,6 +1193,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     produces,
                     place,
                     stores: false,
+                    object: Sym::Unknown,
                     receiver_locked: false,
                     receiver: kind != InvokeKind::Static,
                     lookup: false,
@@ -1246,6 +1254,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
 struct Access {
     place: Sym,
     stores: bool,
+    object: Sym,
     receiver_locked: bool,
     local_target: bool,
 }
@@ -1254,6 +1263,7 @@ impl Access {
     const NONE: Access = Access {
         place: Sym::Unknown,
         stores: false,
+        object: Sym::Unknown,
         receiver_locked: false,
         local_target: false,
     };

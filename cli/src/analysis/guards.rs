@@ -69,6 +69,205 @@ pub fn key_of(p: &Program, class: u32, lock: LockId, object: Sym) -> Option<Guar
     }
 }
 
+/// A lock held at an access, as far as its identity can be told apart from another lock's:
+/// its key relative to the accessed object (the same key is the same lock), and what kind of
+/// object it is (objects of unrelated classes are different objects).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LockRef {
+    pub key: Option<GuardKey>,
+    pub kind: LockKind,
+}
+
+/// What object a lock is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockKind {
+    /// An object whose class (or a subclass of it) is this program class, not an interface and
+    /// not `Object`.
+    Instance(u32),
+    /// An array.
+    Array,
+    /// A class literal's monitor, `static synchronized` (hash of the class name).
+    Class(u64),
+    /// One part of the read-write lock held in a field (program field id).
+    RwPart(u32),
+    /// The object a stable field is set to at construction (`lock = new Object()`): of exactly
+    /// that class (hash of its name, and its index when in the program), and no other field's.
+    Fresh {
+        class: u64,
+        loaded: Option<u32>,
+        field: u32,
+    },
+    /// Anything: may be any other lock.
+    Unknown,
+}
+
+impl LockRef {
+    /// Whether the two locks are certainly different objects, so that holding one excludes
+    /// nobody who holds the other.
+    pub fn distinct(self, other: LockRef, p: &Program) -> bool {
+        if self.key.is_some() && self.key == other.key {
+            return false;
+        }
+        self.kind.distinct(other.kind, p)
+    }
+}
+
+impl LockKind {
+    /// Whether objects of these two kinds are certainly different objects.
+    pub fn distinct(self, other: LockKind, p: &Program) -> bool {
+        use LockKind::*;
+        match (self, other) {
+            (Instance(a), Instance(b)) => {
+                let (a, b) = (&*p.class(a).name, &*p.class(b).name);
+                !p.is_subclass_of(a, b) && !p.is_subclass_of(b, a)
+            }
+            (Class(a), Class(b)) => a != b,
+            (Fresh { field: a, .. }, Fresh { field: b, .. }) => a != b,
+            (Fresh { loaded, .. }, Instance(c)) | (Instance(c), Fresh { loaded, .. }) => {
+                // An object of exactly that class is of type `c` only if it is a subclass.
+                loaded.is_none_or(|x| !p.is_subclass_of(&p.class(x).name, &p.class(c).name))
+            }
+            (Fresh { .. }, Class(_) | Array | RwPart(_))
+            | (Class(_) | Array | RwPart(_), Fresh { .. }) => true,
+            (Instance(_) | Array | RwPart(_), Class(_))
+            | (Class(_), Instance(_) | Array | RwPart(_))
+            | (Instance(_) | RwPart(_), Array)
+            | (Array, Instance(_) | RwPart(_))
+            | (Instance(_), RwPart(_))
+            | (RwPart(_), Instance(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A stable field that every store sets to an object allocated right there (`new X(..)`,
+/// always the same `X`): the lock it holds is of exactly that class, and no other field's.
+fn allocated(p: &Program, id: u32) -> Option<LockKind> {
+    if p.fields.mutable.get(id as usize).copied().unwrap_or(true) {
+        return None;
+    }
+    let (ci, _) = *p.fields.owner.get(id as usize)?;
+    let c = p.class(ci);
+    let mut class: Option<&str> = None;
+    for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+        for (k, insn) in code.insns.iter().enumerate() {
+            let (Op::PutField(r) | Op::PutStatic(r)) = insn.op else {
+                continue;
+            };
+            if field_id(p, ci, r) != Some(id) {
+                continue;
+            }
+            let made =
+                k.checked_sub(1)
+                    .and_then(|j| code.insns.get(j))
+                    .and_then(|prev| match prev.op {
+                        Op::Invoke(InvokeKind::Special, m) if &*c.member(m).name == "<init>" => {
+                            Some(&*c.member(m).class)
+                        }
+                        _ => None,
+                    })?;
+            if class.is_some_and(|x| x != made) {
+                return None;
+            }
+            class = Some(made);
+        }
+    }
+    let class = class?;
+    Some(LockKind::Fresh {
+        class: locks::class_hash(class),
+        loaded: p.class_index(class),
+        field: id,
+    })
+}
+
+/// The kind of object of type descriptor `desc` (a field's type).
+fn kind_of_type(p: &Program, desc: &str) -> LockKind {
+    if desc.starts_with('[') {
+        return LockKind::Array;
+    }
+    desc.strip_prefix('L')
+        .and_then(|d| d.strip_suffix(';'))
+        .map_or(LockKind::Unknown, |name| kind_of_class(p, name))
+}
+
+fn kind_of_class(p: &Program, name: &str) -> LockKind {
+    const ACC_INTERFACE: u16 = 0x0200;
+    match p.class_index(name) {
+        Some(ci) if name != "java/lang/Object" && p.class(ci).access & ACC_INTERFACE == 0 => {
+            LockKind::Instance(ci)
+        }
+        _ => LockKind::Unknown,
+    }
+}
+
+/// The [`LockRef`] of `lock`, held in a method of class `class`, for an access through
+/// `object`.
+pub fn lock_ref(p: &Program, class: u32, lock: LockId, object: Sym) -> LockRef {
+    let kind = match lock {
+        LockId::This => kind_of_class(p, &p.class(class).name),
+        LockId::Class(h) => LockKind::Class(h),
+        LockId::Field(_, r, 0) => field_id(p, class, r)
+            .and_then(|id| allocated(p, id))
+            .unwrap_or_else(|| kind_of_type(p, &p.class(class).member(r).desc)),
+        LockId::Field(_, r, _) => field_id(p, class, r).map_or(LockKind::Unknown, LockKind::RwPart),
+        _ => LockKind::Unknown,
+    };
+    LockRef {
+        key: key_of(p, class, lock, object),
+        kind,
+    }
+}
+
+/// The object a field is accessed through, as far as two accesses in different methods can be
+/// told to reach the same one: the class itself (a static field), `this`, or the object held in
+/// a field (the same field reaches the same object, as far as anything can tell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjPath {
+    Static,
+    This(u32),
+    Field(u32),
+    /// A parameter, a local, an array element: nothing says which object.
+    Unknown,
+}
+
+impl ObjPath {
+    /// Whether accesses through `self` and `other` reach the same object for all that the
+    /// program says (a writer of another path may write another object).
+    pub fn same(self, other: ObjPath) -> bool {
+        match (self, other) {
+            (ObjPath::Static, ObjPath::Static) => true,
+            // A subclass that writes an inherited field under a discipline of its own (its
+            // lock, held around its calls of the inherited methods too) is not evidence that
+            // the class's own critical sections are wrong: only the same class's code is.
+            (ObjPath::This(a), ObjPath::This(b)) => a == b,
+            (ObjPath::Field(a), ObjPath::Field(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Whether program field `id` is static.
+pub fn is_static(p: &Program, id: u32) -> bool {
+    const ACC_STATIC: u16 = 0x0008;
+    p.fields.owner.get(id as usize).is_some_and(|&(ci, fi)| {
+        p.class(ci)
+            .fields
+            .get(fi as usize)
+            .is_some_and(|f| f.access & ACC_STATIC != 0)
+    })
+}
+
+/// The [`ObjPath`] of an access through `object` (`Sym::Unknown` for a static field: pass
+/// `static_field`) in a method of class `class`.
+pub fn object_path(p: &Program, class: u32, object: Sym, static_field: bool) -> ObjPath {
+    match object {
+        _ if static_field => ObjPath::Static,
+        Sym::This => ObjPath::This(class),
+        Sym::Field(_, r) => field_id(p, class, r).map_or(ObjPath::Unknown, ObjPath::Field),
+        _ => ObjPath::Unknown,
+    }
+}
+
 /// The variable a value read from `place` (a field read, or a call on a thread-safe object held
 /// in a field: `state`) in a method of class `class` comes from.
 pub fn var_of(p: &Program, class: u32, place: Sym, state: bool) -> Option<GuardVar> {
@@ -101,6 +300,20 @@ pub fn query(p: &Program, class: u32, lock: LockId, place: Sym, state: bool) -> 
     })
 }
 
+/// A read-modify-write inside one critical section, asked of the writers of its variable
+/// ([`Writes::other_lock`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UpdateQuery {
+    pub var: GuardVar,
+    /// The object updated.
+    pub object: ObjPath,
+    /// The locks the update holds: its region's, and the outermost one around it.
+    pub locks: [Option<LockRef>; 2],
+    /// Whether one of them is the monitor of the object updated (`None`: the frame does not
+    /// name the object).
+    pub own: Option<bool>,
+}
+
 /// What the program's writes of some variables are: for each, the lock keys every write holds
 /// and the methods that write it (outside construction).
 #[derive(Debug, Default)]
@@ -116,6 +329,8 @@ struct VarWrites {
     writers: Vec<MethodId>,
     /// The methods that take the head of the queue held in the field (`poll`, `remove()`).
     takers: Vec<MethodId>,
+    /// The writes that hold some lock: where, the object written, and the locks held.
+    locked: Vec<(MethodId, u32, ObjPath, Vec<LockRef>)>,
 }
 
 impl Writes {
@@ -133,6 +348,41 @@ impl Writes {
         self.vars
             .get(&var)
             .is_some_and(|w| w.takers.iter().any(|&x| x != m))
+    }
+
+    /// A write of the variable that holds locks, every one of them another object than each
+    /// of `locks` (the reader's): its regions exclude nothing that write does (the wrong
+    /// lock). The first such write, by method and instruction.
+    /// Only writes through the same path as `object` count (a write of the field of some other
+    /// object of the class is no conflict); or, when the reader updates another object's field
+    /// without holding that object's monitor (`own`: whether it does, when the frame names the
+    /// object), a write by the class's own code
+    /// under the object's monitor (`synchronized void deposit()` against `to.balance += n`
+    /// under `this`): any object of the class is `this` to that code.
+    pub fn other_lock(&self, p: &Program, q: &UpdateQuery) -> Option<(MethodId, u32)> {
+        let UpdateQuery {
+            var,
+            object,
+            locks,
+            own,
+        } = *q;
+        let other = |h: &LockRef| locks.iter().flatten().all(|&l| h.distinct(l, p));
+        let foreign = own == Some(false) && matches!(object, ObjPath::Field(_) | ObjPath::Unknown);
+        self.vars.get(&var).and_then(|w| {
+            w.locked
+                .iter()
+                .filter(|(_, _, o, held)| {
+                    (o.same(object) && held.iter().all(other))
+                        || (foreign
+                            && matches!(o, ObjPath::This(_))
+                            && held.iter().any(|h| h.key == Some(GuardKey::Own))
+                            && held
+                                .iter()
+                                .all(|h| h.key == Some(GuardKey::Own) || other(h)))
+                })
+                .map(|&(m, at, _, _)| (m, at))
+                .min_by_key(|&(m, at)| (m.class, m.method, at))
+        })
     }
 
     /// Whether a method other than `m` writes the variable.
@@ -221,14 +471,14 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
             let out = match engine::run_method(p, id, false, &mut Observing(&mut w)) {
                 Ok(()) => w.out,
                 // A writer we cannot analyse guards nothing.
-                Err(_) => vars.iter().map(|&v| (v, None, false)).collect(),
+                Err(_) => vars.iter().map(|&v| (v, None, false, None)).collect(),
             };
             (id, out)
         })
         .collect();
     let mut writes = Writes::default();
     for (id, found) in found {
-        for (var, keys, takes) in found {
+        for (var, keys, takes, locked) in found {
             let w = writes.vars.entry(var).or_insert_with(|| VarWrites {
                 keys: keys.clone(),
                 ..VarWrites::default()
@@ -243,14 +493,23 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
             if takes && !w.takers.contains(&id) {
                 w.takers.push(id);
             }
+            if let Some((at, object, held)) = locked {
+                w.locked.push((id, at, object, held));
+            }
         }
     }
     writes
 }
 
-/// One write: the variable, the keys of the locks held (`None`: not known), and whether it
-/// takes a queue's head.
-type Write = (GuardVar, Option<Vec<GuardKey>>, bool);
+/// One write: the variable, the keys of the locks held (`None`: not known), whether it takes a
+/// queue's head, and (when it holds some lock) where it is, the kind of object written and the
+/// locks held.
+type Write = (
+    GuardVar,
+    Option<Vec<GuardKey>>,
+    bool,
+    Option<(u32, ObjPath, Vec<LockRef>)>,
+);
 
 /// Collects the writes of the asked variables in one method, with the keys of the locks held.
 struct Collect<'a> {
@@ -263,17 +522,24 @@ struct Collect<'a> {
 }
 
 impl Collect<'_> {
-    fn record(&mut self, var: GuardVar, object: Sym, frame: &Frame<()>, takes: bool) {
+    fn record(&mut self, at: u32, var: GuardVar, object: Sym, frame: &Frame<()>, takes: bool) {
         if !self.vars.contains(&var) {
             return;
         }
-        let keys = frame
-            .locks
-            .held
+        let held = &frame.locks.held;
+        let keys = held
             .iter()
             .filter_map(|h| key_of(self.p, self.id.class, h.lock, object))
             .collect();
-        self.out.push((var, Some(keys), takes));
+        let locked = (!held.is_empty()).then(|| {
+            let refs = held
+                .iter()
+                .map(|h| lock_ref(self.p, self.id.class, h.lock, object))
+                .collect();
+            let path = object_path(self.p, self.id.class, object, is_static(self.p, var.field));
+            (at, path, refs)
+        });
+        self.out.push((var, Some(keys), takes, locked));
     }
 }
 
@@ -305,6 +571,7 @@ impl Observer for Collect<'_> {
                     _ => Sym::Unknown,
                 };
                 self.record(
+                    at,
                     GuardVar {
                         field,
                         state: false,
@@ -339,7 +606,8 @@ impl Observer for Collect<'_> {
                     locks::Base::Static => Sym::Unknown,
                 };
                 let takes = self.p.thread_safe.is_head_remove(&m.name, &m.desc);
-                self.record(GuardVar { field, state: true }, object, frame, takes);
+                let var = GuardVar { field, state: true };
+                self.record(at, var, object, frame, takes);
             }
             _ => {}
         }

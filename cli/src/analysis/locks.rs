@@ -319,6 +319,8 @@ pub struct ThreadSafeList {
     head_reads: FxHashSet<String>,
     /// Looks at how many elements there are (`isEmpty`, `size`): method names.
     size_reads: FxHashSet<String>,
+    /// Can make a collection smaller (`remove`, `clear`, `poll`): method names.
+    shrinks: FxHashSet<String>,
     /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
     head_removes: Pairs,
     /// Message APIs: classes, or `class.method`.
@@ -387,6 +389,7 @@ impl ThreadSafeList {
                 "publish" => &mut self.publishes,
                 "head-read" => &mut self.head_reads,
                 "size-read" => &mut self.size_reads,
+                "size-shrink" => &mut self.shrinks,
                 "copy" => &mut self.copies,
                 "value" => &mut self.values,
                 _ => continue,
@@ -463,6 +466,11 @@ impl ThreadSafeList {
     /// Whether method `name` of a thread-safe object looks at how many elements there are.
     pub fn is_size_read(&self, name: &str) -> bool {
         self.size_reads.contains(name)
+    }
+
+    /// Whether method `name` of a thread-safe object can make it hold fewer elements.
+    pub fn is_shrink(&self, name: &str) -> bool {
+        self.shrinks.contains(name)
     }
 
     /// Whether method `name` (with descriptor `desc`) takes a queue's head.

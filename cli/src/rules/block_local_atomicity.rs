@@ -80,6 +80,7 @@ impl Analysis for BlockLocal {
                         evidence: super::Evidence::Use,
                         read_place: None,
                         enclosing: None,
+                        wrong_lock: None,
                     });
                 }
                 *s = Shared(None);

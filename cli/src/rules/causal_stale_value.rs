@@ -57,6 +57,24 @@ pub fn check(
             }
         }
     }
+    // Which threads can make each collection smaller (`remove`, `clear`, `poll`): only they make
+    // an index checked against its size go out of range (a collection that only grows keeps it
+    // valid).
+    let mut shrinkers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
+    for (n, o) in g.outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let m = v.nodes[n].method;
+        for a in o.accesses.iter().filter(|a| a.kind & WRITE != 0) {
+            if call_is(p, m, a.at, |name, _| p.thread_safe.is_shrink(name)) {
+                let w = shrinkers.entry(a.var).or_default();
+                for &t in &v.reached_by[n] {
+                    if !w.contains(&t) {
+                        w.push(t);
+                    }
+                }
+            }
+        }
+    }
     let mut flows = 0usize;
     let mut reported: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
     let mut out = Vec::new();
@@ -93,7 +111,17 @@ pub fn check(
             {
                 continue;
             }
-            let Some(ws) = writers.get(&f.src.var) else {
+            // An index is bounded by a look at the size (`size()`, `isEmpty()`), not by another
+            // element read.
+            if f.index && !head(f.src.loc, &|name, _| p.thread_safe.is_size_read(name)) {
+                continue;
+            }
+            let ws = if f.index {
+                shrinkers.get(&f.src.var)
+            } else {
+                writers.get(&f.src.var)
+            };
+            let Some(ws) = ws else {
                 continue;
             };
             let writer = runners.iter().find_map(|&a| {
@@ -102,6 +130,12 @@ pub fn check(
                     .find(|&b| a != b || v.threads[a as usize].many)
             });
             let Some(writer) = writer else { continue };
+            // An index checked against a size is a new shape to the user: reported when the
+            // remover is a thread the program starts (or runs many of), not only another
+            // program's `main` that may never run beside this one.
+            if f.index && only_main(p, &v.threads[writer as usize]) {
+                continue;
+            }
             // One finding per variable and line it enters: two reads of it (`a[i] > a[j]`)
             // or two callers' snapshots of it are one stale decision (the nearest, above).
             if !reported.insert((mid, line_in(p, mid, f.entry_at), f.src.var)) {
@@ -204,7 +238,9 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         });
     }
     let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
-    let use_msg = if same_place {
+    let use_msg = if f.index {
+        format!("the decision on it lets an index into {written} be used here, inside {r2}: out of range if {writer_name} removed elements in between")
+    } else if same_place {
         format!("the value (or a condition on it) is written to {written} here, inside {r2}")
     } else {
         let wfile = source_path(p.class(f.dst.loc.method.class));
@@ -225,14 +261,23 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     } else {
         format!("was read inside {r1}")
     };
-    let message = format!(
+    let message = if f.index {
+        format!(
+            "Stale value across critical sections: {what} {read_words} ({}), left it, and decides whether an index into it is used inside {r2} ({}); {writer_name} can remove elements concurrently, so the index may be out of range when it is used; run by {}",
+            read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+            entry_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+            threads.join(", ")
+        )
+    } else {
+        format!(
         "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
         read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         if f.unlocked { "," } else { ", left it," },
         if same_place { "is" } else { "enters here to be" },
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         threads.join(", ")
-    );
+    )
+    };
     Diagnostic {
         rule: RuleId::CausalStaleValue,
         level: RuleId::CausalStaleValue.meta().level,
@@ -247,13 +292,20 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         age: None,
         steps,
         threads,
-        evidence: Some(if f.check {
+        evidence: Some(if f.index {
+            "index-check"
+        } else if f.check {
             "check-then-act"
         } else {
             "lost-update"
         }),
         rank: Some(rank(p, v, f, writer)),
     }
+}
+
+/// Whether a thread is one program's `main` alone (one instance, entered only at `main`).
+fn only_main(p: &Program, t: &crate::whole::threads::AbstractThread) -> bool {
+    !t.many && t.entries.iter().all(|&m| &*p.method(m).name == "main")
 }
 
 /// The rank of an edge: a lost update (the value written back) above a check-then-act (the
@@ -265,9 +317,7 @@ fn rank(p: &Program, v: &Views, f: &Flow, writer: u32) -> u32 {
     if f.src.node == f.dst.node {
         r += 10;
     }
-    let t = &v.threads[writer as usize];
-    let only_main = t.entries.iter().all(|&m| &*p.method(m).name == "main");
-    if t.many || !only_main {
+    if !only_main(p, &v.threads[writer as usize]) {
         r += 10;
     }
     r

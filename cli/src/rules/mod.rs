@@ -208,6 +208,13 @@ pub struct Finding {
     /// only if some writer of that location does not hold the lock
     /// ([`crate::analysis::guards`]).
     pub enclosing: Option<(LockId, Sym, bool)>,
+    /// The value was read and written back inside one critical section of this lock (a
+    /// read-modify-write that looks atomic): a finding only if some writer of the location
+    /// holds locks that are all other objects than this one, so the region excludes nothing
+    /// (the wrong lock; [`crate::analysis::guards::Writes::other_lock`]).
+    /// With the lock, the outermost lock held around it (if another), and the object the value
+    /// was written back through.
+    pub wrong_lock: Option<(LockId, Option<LockId>, Sym)>,
 }
 
 /// What a stale value is used for, from the strongest evidence of a defect to the weakest.
@@ -264,8 +271,11 @@ pub fn collapse(mut findings: Vec<Finding>) -> Vec<Finding> {
     findings.sort_by_key(|f| (f.rule, f.use_at, f.read_at));
     let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
     for f in findings {
+        // A wrong-lock candidate stands or falls on its own variable's writers.
         let same_cause = |g: &Finding| {
             g.rule == f.rule
+                && g.wrong_lock.is_none()
+                && f.wrong_lock.is_none()
                 && (g.use_at == f.use_at
                     || (g.region_site == f.region_site && g.boundary_at == f.boundary_at))
         };

@@ -233,8 +233,22 @@ impl StaleValue {
                 // current state, which re-checks rather than acts.
                 continue;
             }
+            if o.stale_at.is_none()
+                && o.released_at.is_none()
+                && cx.stores
+                && cx.place == o.place
+                && !o.state
+                && o.place != Sym::Unknown
+                && cx.record
+                && cx.region.is_some()
+            {
+                self.update_in_region(cx, &o);
+            }
             if let Some(stale_at) = o.stale_at {
-                if cx.record && !self.findings.iter().any(|f| f.read_at == o.read_at) {
+                let reported = |f: &Finding| f.read_at == o.read_at && f.wrong_lock.is_none();
+                if cx.record && !self.findings.iter().any(reported) {
+                    // A stale use of it is a finding of its own: no candidate needed.
+                    self.findings.retain(|f| f.read_at != o.read_at);
                     self.findings.push(Finding {
                         rule: RuleId::StaleValue,
                         use_at: cx.at,
@@ -249,12 +263,46 @@ impl StaleValue {
                             .outer
                             .and_then(|site| self.locks.get(&site))
                             .map(|&lock| (lock, o.place, o.state)),
+                        wrong_lock: None,
                     });
                 }
                 // Reported: from here on the value counts as fresh (one report per value).
                 *g = Ghost(None);
             }
         }
+    }
+}
+
+impl StaleValue {
+    /// A value read inside a critical section and written back to its location before the
+    /// section ends: atomic if the section's lock is the one every writer of the location
+    /// holds. Kept as a candidate that stands only if some writer holds other locks alone (the
+    /// wrong lock: [`crate::analysis::guards::Writes::other_lock`]).
+    fn update_in_region(&mut self, cx: &StepCx, o: &Origin) {
+        let Some(&lock) = self.locks.get(&o.region) else {
+            return;
+        };
+        if self.findings.iter().any(|f| f.read_at == o.read_at) {
+            return;
+        }
+        self.findings.push(Finding {
+            rule: RuleId::StaleValue,
+            use_at: cx.at,
+            read_at: o.read_at,
+            region_site: o.region,
+            boundary_at: None,
+            // The other writer's critical section is the one that can come in between.
+            age: Some(1),
+            also: Vec::new(),
+            evidence: Evidence::WriteBack,
+            read_place: Some((o.place, o.state)),
+            enclosing: None,
+            wrong_lock: Some((
+                lock,
+                cx.outer.map(|(l, _)| l).filter(|&l| l != lock),
+                cx.object,
+            )),
+        });
     }
 }
 

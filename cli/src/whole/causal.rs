@@ -189,6 +189,10 @@ pub struct Flow {
     /// The value was read outside every region (`src.site` is then meaningless): stale as soon
     /// as it is read, since the writers hold a lock the reader does not.
     pub unlocked: bool,
+    /// The destination is not a write but an access by index (`v.get(i)`) that the stale
+    /// decision allows (`i < v.size()` in an earlier region): it fails when another thread
+    /// made the collection smaller in between.
+    pub index: bool,
 }
 
 /// Everything one node's analysis found.
@@ -502,6 +506,20 @@ impl Run<'_> {
     /// caller holding one either) is stale from the start: it makes an edge into a region that
     /// writes the variable just the same.
     fn flow(&mut self, v: Val, data: u64, dst: GAccess, entry_at: u32, enter_site: u32) {
+        self.flow_into(v, data, dst, entry_at, enter_site, false);
+    }
+
+    /// [`Self::flow`]; `index`: the destination is an access by index, not a write (it takes
+    /// no source away from later writes).
+    fn flow_into(
+        &mut self,
+        v: Val,
+        data: u64,
+        dst: GAccess,
+        entry_at: u32,
+        enter_site: u32,
+        index: bool,
+    ) {
         let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed;
         if stale == 0 {
             return;
@@ -546,7 +564,9 @@ impl Run<'_> {
             if src.var != dst.var || superseded || self.decided_by_outcome(entry_at, b, src.var) {
                 continue;
             }
-            self.flowed |= 1 << b;
+            if !index {
+                self.flowed |= 1 << b;
+            }
             self.out.flows.push(Flow {
                 src,
                 left_at: (!unlocked && self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
@@ -555,6 +575,7 @@ impl Run<'_> {
                 enter_site,
                 check,
                 unlocked,
+                index,
             });
         }
     }
@@ -708,6 +729,17 @@ impl Run<'_> {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                     }
                 }
+            }
+            // A read by index decided by an earlier look at the size (`i < v.size()`, then
+            // `v.get(i)`): the decision alone flows (the index need not come from the size).
+            if access & WRITE == 0 && cx.record && self.class.member(r).desc.starts_with("(I") {
+                let dst = GAccess {
+                    var,
+                    node: self.node,
+                    site: cx.at,
+                    loc: self.loc(cx.at),
+                };
+                self.flow_into(self.ctl_flow(ctl), 0, dst, cx.at, cx.at, true);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
