@@ -159,6 +159,14 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         let f = source_path(p.class(m.class));
         (f != home).then_some(f)
     };
+    let method_of = |m: MethodId| {
+        (m != mid).then(|| {
+            let c = p.class(m.class);
+            let simple = c.name.rsplit('/').next().unwrap_or(&c.name);
+            format!("{simple}.{}", p.method(m).name)
+        })
+    };
+    let site = |at: u32| (at != crate::analysis::locks::METHOD_SITE).then_some(at);
     let what = describe_var(p, &v.fields, f.src.var);
     let r1 = if f.unlocked {
         "no critical section (an unlocked read)".to_string()
@@ -184,24 +192,25 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             format!("{what} is read here, inside {r1}")
         },
         file: file_of(f.src.loc.method),
+        at: site(f.src.loc.at),
+        method: method_of(f.src.loc.method),
+        other_thread: false,
     }];
     if let Some(left) = f.left_at {
-        steps.push(Step {
-            kind: StepKind::Stale,
-            line: line_in(p, mid, left),
-            message: format!(
-                "the value leaves {r1} here; {writer_name} may write {what} from now on"
-            ),
-            file: None,
-        });
+        steps.push(Step::here(
+            StepKind::Stale,
+            line_in(p, mid, left),
+            site(left),
+            format!("the value leaves {r1} here; {writer_name} may write {what} from now on"),
+        ));
     }
     if f.enter_site != f.entry_at {
-        steps.push(Step {
-            kind: StepKind::Stale,
-            line: line_in(p, mid, f.enter_site),
-            message: format!("{r2} begins here"),
-            file: None,
-        });
+        steps.push(Step::here(
+            StepKind::Stale,
+            line_in(p, mid, f.enter_site),
+            site(f.enter_site),
+            format!("{r2} begins here"),
+        ));
     }
     let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
     let use_msg = if same_place {
@@ -214,12 +223,15 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             write_line.map_or("?".to_string(), |l| l.to_string())
         )
     };
-    steps.push(Step {
-        kind: StepKind::Use,
-        line: entry_line,
-        message: use_msg,
-        file: None,
-    });
+    steps.push(Step::here(
+        StepKind::Use,
+        entry_line,
+        site(f.entry_at),
+        use_msg,
+    ));
+    if let Some(code) = method.code.as_ref() {
+        crate::explain::name_back_edges(code, &mut steps);
+    }
     let read_words = if f.unlocked {
         "was read outside any critical section".to_string()
     } else {

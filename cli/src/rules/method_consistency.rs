@@ -429,6 +429,9 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             line: acq_line,
             message: format!("lock view {text}: {what}, run by {}", threads.join(", ")),
             file: (file != source_path(class)).then_some(file.clone()),
+            at: (lv.site != METHOD_SITE).then_some(lv.site),
+            method: (ln.method != node.method).then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+            other_thread: false,
         });
         let facts = &v.facts[lv.node];
         if let Some(acc) = facts
@@ -451,6 +454,10 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
                     simple(&owner.name)
                 ),
                 file: (file != source_path(class)).then_some(file),
+                at: Some(acc.at),
+                method: (ln.method != node.method)
+                    .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+                other_thread: false,
             });
         }
     }
