@@ -79,7 +79,43 @@ pub struct Step {
     pub other_thread: bool,
 }
 
+impl StepKind {
+    /// The word for the kind, as every output format names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            StepKind::Read => "read",
+            StepKind::Stale => "stale",
+            StepKind::Use => "use",
+            StepKind::Lock => "lock",
+            StepKind::Access => "access",
+        }
+    }
+}
+
 impl Step {
+    /// Where the step is, in words (the text and HTML outputs): `line 12`, `line 30 in A.get`
+    /// (another method of the same file), `pkg/Other.java:40`, or, without a line, the method
+    /// and instruction index: `get #14` (`method` is the
+    /// finding's own method, for steps that do not name another).
+    pub fn place(&self, method: &str) -> String {
+        let insn = || {
+            let m = self.method.as_deref().unwrap_or(method);
+            match self.at {
+                Some(a) => format!("{m} #{a}"),
+                None => m.to_string(),
+            }
+        };
+        match (&self.file, self.line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            (Some(f), None) => format!("{f} {}", insn()),
+            (None, Some(l)) => match &self.method {
+                Some(m) => format!("line {l} in {m}"),
+                None => format!("line {l}"),
+            },
+            (None, None) => insn(),
+        }
+    }
+
     /// A step of the finding's own method, in its own file.
     pub fn here(kind: StepKind, line: Option<u32>, at: Option<u32>, message: String) -> Step {
         Step {
@@ -277,7 +313,16 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
                 ),
             )
         });
-        let first_stale = steps.iter().position(|s| s.kind != StepKind::Read);
+        // Before the boundary, unless the boundary is the first read's own call (a call that
+        // is a critical section of its own): the other reads come after it.
+        let first_stale = if f.boundary_at == Some(f.read_at) {
+            steps
+                .iter()
+                .position(|s| s.kind == StepKind::Stale)
+                .map(|i| i + 1)
+        } else {
+            steps.iter().position(|s| s.kind != StepKind::Read)
+        };
         let at = first_stale.unwrap_or(steps.len());
         let reads: Vec<Step> = reads.collect();
         steps.splice(at..at, reads);
@@ -322,42 +367,53 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
     }
 }
 
-/// Steps are in execution order; where a step comes before the previous one in the code, a
-/// loop brought execution back to it: say so, with the line of the back edge (the first jump
-/// after the previous step that goes back to or before it), so that a use printed above its read
-/// reads right. Only steps of the finding's own method (`file` and `method` unset) are compared.
+/// Steps are in execution order; where a step's line comes before the previous step's, the
+/// reader would take it for an earlier one: say why execution comes back to it. When its
+/// instruction comes before the previous one too, a loop brought execution back: name the back
+/// edge (the first jump after the previous step that goes back to or before it) with its line.
+/// Otherwise the compiler placed the code after the earlier line (the `return` of a `try` after
+/// its `finally`, a loop condition at the bottom): say that execution returns to this line.
+/// Only steps of the finding's own method (`file` and `method` unset) are compared.
 pub fn name_back_edges(code: &Code, steps: &mut [Step]) {
-    // (kind, furthest instruction) of the previous group of steps of one kind: the reads of one
-    // statement come in any order.
-    let mut prev: Option<(StepKind, u32)> = None;
+    // (kind, furthest instruction, its line) of the previous group of steps of one kind: the
+    // reads of one statement come in any order.
+    let mut prev: Option<(StepKind, u32, Option<u32>)> = None;
     for st in steps.iter_mut() {
         let Some(at) = st.at.filter(|_| st.file.is_none() && st.method.is_none()) else {
             continue;
         };
-        if let Some((k, p)) = prev {
+        if let Some((k, p, pl)) = prev {
             if k == st.kind {
-                prev = Some((k, p.max(at)));
+                prev = Some(if at > p { (k, at, st.line) } else { (k, p, pl) });
                 continue;
             }
+            if at < p {
+                let back = code
+                    .insns
+                    .iter()
+                    .enumerate()
+                    .skip(p as usize)
+                    .find(|(_, i)| match i.op {
+                        Op::Goto(t) | Op::If { target: t, .. } => t <= at,
+                        _ => false,
+                    })
+                    .map(|(j, _)| j as u32);
+                let line = back.and_then(|j| code.line_of(j));
+                st.message.push_str(&match line {
+                    Some(l) => {
+                        format!(" (after the loop's back edge at line {l} brought execution back)")
+                    }
+                    None => " (after a loop's back edge brought execution back)".to_string(),
+                });
+            } else if let (Some(l), Some(pl)) = (st.line, pl) {
+                if l < pl {
+                    st.message.push_str(&format!(
+                        " (execution returns to this line after line {pl})"
+                    ));
+                }
+            }
         }
-        if let Some((_, p)) = prev.filter(|&(_, p)| at < p) {
-            let back = code
-                .insns
-                .iter()
-                .enumerate()
-                .skip(p as usize)
-                .find(|(_, i)| match i.op {
-                    Op::Goto(t) | Op::If { target: t, .. } => t <= at,
-                    _ => false,
-                })
-                .map(|(j, _)| j as u32);
-            let line = back.and_then(|j| code.line_of(j));
-            st.message.push_str(&match line {
-                Some(l) => format!(" (after the loop's back edge at line {l} brought execution back)"),
-                None => " (after a loop's back edge brought execution back)".to_string(),
-            });
-        }
-        prev = Some((st.kind, at));
+        prev = Some((st.kind, at, st.line));
     }
 }
 

@@ -43,13 +43,7 @@ fn esc_into(out: &mut String, s: &str) {
 
 /// The word for a step kind, as in the text output.
 pub fn step_name(k: StepKind) -> &'static str {
-    match k {
-        StepKind::Read => "read",
-        StepKind::Stale => "stale",
-        StepKind::Use => "use",
-        StepKind::Lock => "lock",
-        StepKind::Access => "access",
-    }
+    k.word()
 }
 
 fn level_word(l: Level) -> &'static str {
@@ -187,7 +181,11 @@ fn overview(s: &mut String, report: &Report<'_>, shown: &[usize]) {
             l = level_word(*level)
         );
         if report.baseline {
-            let _ = write!(s, "<td class=\"num\">{}</td><td class=\"num\">{}</td>", c[1], c[2]);
+            let _ = write!(
+                s,
+                "<td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                c[1], c[2]
+            );
         }
         let _ = writeln!(s, "<td class=\"num\">{}</td></tr>", c[3]);
     }
@@ -277,7 +275,14 @@ fn package_chart(s: &mut String, out: &crate::pipeline::ScanOutput, shown: &[usi
         let y = k * row_h + 3;
         let w = (n * bar_w).div_ceil(max);
         let shown_pkg = if pkg.chars().count() > 48 {
-            let tail: String = pkg.chars().rev().take(46).collect::<Vec<_>>().into_iter().rev().collect();
+            let tail: String = pkg
+                .chars()
+                .rev()
+                .take(46)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
             format!("…{tail}")
         } else {
             pkg.clone()
@@ -364,9 +369,13 @@ fn finding(
             "<li id=\"f{n}-s{}\" data-kind=\"{kind}\" data-line=\"{}\"{}>",
             k + 1,
             st.line.map(|l| l.to_string()).unwrap_or_default(),
-            if st.other_thread { " class=\"other\"" } else { "" }
+            if st.other_thread {
+                " class=\"other\""
+            } else {
+                ""
+            }
         );
-        let place = step_place(d, st);
+        let place = st.place(&d.method);
         if has_src(st) {
             let _ = write!(
                 s,
@@ -395,20 +404,6 @@ fn finding(
     s.push_str("</section>\n");
 }
 
-/// Where a step is, in words: `line 12`, `Other.java:40`, `Cache.get #14`.
-fn step_place(d: &Diagnostic, st: &Step) -> String {
-    let line = st.line.map(|l| format!("line {l}"));
-    match (&st.file, line) {
-        (Some(f), Some(l)) => format!("{f}:{}", &l[5..]),
-        (Some(f), None) => format!(
-            "{f} {}",
-            insn_place(d, st).unwrap_or_else(|| "?".to_string())
-        ),
-        (None, Some(l)) => l,
-        (None, None) => insn_place(d, st).unwrap_or_else(|| "an unknown line".to_string()),
-    }
-}
-
 /// `method #index`: where a step is in the bytecode.
 fn insn_place(d: &Diagnostic, st: &Step) -> Option<String> {
     let m = st.method.as_deref().unwrap_or(&d.method);
@@ -420,7 +415,13 @@ fn insn_place(d: &Diagnostic, st: &Step) -> Option<String> {
 
 /// The source cut to the lines that matter: each step's line with one line of context either
 /// side, gaps elided; the step lines marked with their kind.
-fn excerpt(s: &mut String, n: usize, d: &Diagnostic, ls: &[String], has_src: &dyn Fn(&Step) -> bool) {
+fn excerpt(
+    s: &mut String,
+    n: usize,
+    d: &Diagnostic,
+    ls: &[String],
+    has_src: &dyn Fn(&Step) -> bool,
+) {
     let mut marks: BTreeMap<u32, Vec<(&str, bool)>> = BTreeMap::new();
     for st in d.steps.iter().filter(|st| has_src(st)) {
         if let Some(l) = st.line {

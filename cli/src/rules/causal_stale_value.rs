@@ -237,13 +237,22 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     } else {
         format!("was read inside {r1}")
     };
+    // Each thread named once: when the writer is the only thread running the method, another
+    // instance of it is the writer.
+    let who = if threads.len() == 1 && threads[0] == *writer_name {
+        format!("run by {writer_name}, another instance of which writes {what} concurrently")
+    } else {
+        format!(
+            "{writer_name} writes {what} concurrently; run by {}",
+            threads.join(", ")
+        )
+    };
     let message = format!(
-        "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
+        "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {who}, so the value may be out of date when it is used",
         read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         if f.unlocked { "," } else { ", left it," },
         if same_place { "is" } else { "enters here to be" },
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
-        threads.join(", ")
     );
     Diagnostic {
         rule: RuleId::CausalStaleValue,

@@ -591,7 +591,7 @@ fn explain(
         mnode,
         Some(mview.site),
         StepKind::Lock,
-        format!("the other thread's maximal view {max_text}: {max_words}, run by {p1}"),
+        format!("the other thread's maximal view {max_text}: {max_words}"),
     )];
     let (message, line) = match (&x.kind, witness) {
         (Kind::Read { x: a, y: b }, Some(c)) => {
@@ -675,7 +675,6 @@ fn explain(
     };
     // In execution order: the other thread's view runs between this method's two critical
     // sections (that is the interleaving that breaks it), so it comes after the first of them.
-    let mut steps = steps;
     if steps.len() > 2 {
         let mut other = steps.remove(0);
         other.other_thread = true;
