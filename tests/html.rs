@@ -120,7 +120,10 @@ fn sections(doc: &str) -> Vec<Section<'_>> {
                         .map(|s| s.to_string());
                     (
                         StepSeen {
-                            kind: attr(tag, "data-kind").expect("data-kind").to_string(),
+                            kind: attr(tag, "data-kind")
+                                .expect("data-kind")
+                                .trim_end_matches(" other")
+                                .to_string(),
                             line: attr(tag, "data-line").and_then(|l| l.parse().ok()),
                             message: msg,
                         },
@@ -179,7 +182,12 @@ fn html_report_has_every_finding_every_step_linked_and_well_formed_svg() {
     let secs = sections(doc);
     assert_eq!(secs.len(), findings.len(), "one section per finding");
     // The findings table: one row per finding, linking to its section.
-    let table = between(doc, "<table id=\"findings\">", "</table>")[0];
+    // Written once inside `<noscript>` (the script shows it sortable and filterable).
+    let table = between(
+        doc,
+        "<noscript id=\"rows\"><table class=\"findings\">",
+        "</table>",
+    )[0];
     let rows = between(table, "<tr><td", "</tr>");
     assert_eq!(rows.len(), findings.len(), "one table row per finding");
     // Counts per rule in the overview.
@@ -231,11 +239,7 @@ fn html_report_has_every_finding_every_step_linked_and_well_formed_svg() {
                 let l = line.unwrap_or_else(|| panic!("a step without a line: {here}"));
                 let target = format!("{}-L{l}", s.id);
                 assert_eq!(link.as_deref(), Some(target.as_str()), "{here}");
-                let marked = between(
-                    s.body,
-                    &format!("<span id=\"{target}\" class=\"m\">"),
-                    "</span>",
-                );
+                let marked = between(s.body, &format!("<b id=\"{target}\" class=\"m\">"), "</b>");
                 assert_eq!(
                     marked.len(),
                     1,

@@ -152,6 +152,7 @@ def screenshot(b, path, clip=None):
 FRAME = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))"
 
 CHECK = """(() => {
+  if (window.stalecheckShowAll) window.stalecheckShowAll();
   const sections = document.querySelectorAll('section.finding');
   const bad = [];
   let drawn = 0;
@@ -166,7 +167,8 @@ CHECK = """(() => {
     drawn++;
   }
   return {findings: sections.length, diagrams: drawn, bad: bad.slice(0, 20),
-          rows: document.querySelectorAll('#findings tbody tr').length,
+          rows: document.querySelectorAll('#findings tbody tr').length
+                || document.querySelectorAll('table.findings tbody tr').length,
           filter_shown: !document.getElementById('filter').hidden};
 })()"""
 

@@ -72,6 +72,8 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 .state{font-size:12px;color:var(--mut)}.state.new{color:#cf222e;font-weight:600}
 .headline{font-size:15px;margin:6px 0}.where{color:var(--mut);margin:2px 0 8px}
 ol.steps{margin:6px 0;padding-left:22px}ol.steps li{margin:2px 0}ol.steps li b{display:inline-block;min-width:48px}
+li[data-kind=read] b{color:var(--read)}li[data-kind=stale] b{color:var(--stale)}li[data-kind=use] b{color:var(--use)}li[data-kind=lock] b{color:var(--lock)}li[data-kind=access] b{color:var(--access)}li[data-kind$=other] b{color:var(--other)}
+div.more{color:var(--mut);padding:8px 16px}
 .k-read{color:var(--read)}.k-stale{color:var(--stale)}.k-use{color:var(--use)}.k-lock{color:var(--lock)}.k-access{color:var(--access)}.k-other{color:var(--other)}
 svg.diagram{display:block;margin:8px 0;max-width:100%;height:auto;font:12px system-ui,sans-serif}
 .lane{stroke:#8c959f;stroke-width:1.5}.cs{fill:#ddf4ff;stroke:#54aeff;rx:6}.wr{fill:#ffebe9;stroke:#ff8182}
@@ -80,30 +82,46 @@ circle{stroke:#fff;stroke-width:2}circle.hit{fill:transparent;stroke:none}a:hove
 .n{fill:#fff;font-weight:700;text-anchor:middle}.lbl{text-anchor:middle;fill:var(--fg)}.sub{text-anchor:middle;fill:var(--mut);font-size:11px}.tn{font-weight:600}
 svg.chart text{font-size:12px}svg.chart rect{fill:#54aeff}
 pre.src{background:#f6f8fa;border:1px solid var(--bd);border-radius:6px;padding:6px 0;overflow-x:auto;margin:8px 0}
-pre.src span{display:block;padding:0 10px;white-space:pre}pre.src i{display:inline-block;width:48px;color:var(--mut);font-style:normal;text-align:right;margin-right:12px;user-select:none}
-pre.src span.m{background:#fff8c5}pre.src span.gap{color:var(--mut)}pre.src em{font-style:normal;font-weight:600;margin-left:16px}
-pre.src span:target,ol.steps li:target{outline:2px solid #0969da}
+pre.src{padding:6px 10px;white-space:pre}pre.src i{display:inline-block;width:48px;color:var(--mut);font-style:normal;text-align:right;margin-right:12px;user-select:none}
+pre.src b{display:block;font-weight:normal;background:#fff8c5;margin:0 -10px;padding:0 10px}pre.src em{font-style:normal;font-weight:600;margin-left:16px}
+pre.src b:target,ol.steps li:target{outline:2px solid #0969da}
 #filter{width:100%;padding:6px;margin:6px 0;font:inherit}
 .muted{color:var(--mut)}
 "#;
 
 const JS: &str = r#"
 (function(){
-var t=document.getElementById('findings');if(!t)return;
-var f=document.getElementById('filter');f.hidden=false;
-var rows=Array.prototype.slice.call(t.tBodies[0].rows);
-f.addEventListener('input',function(){var q=f.value.toLowerCase().split(/\s+/).filter(Boolean);
-rows.forEach(function(r){var s=r.textContent.toLowerCase();r.hidden=!q.every(function(w){return s.indexOf(w)>=0;});});});
+'use strict';
+function html(ns){var t=document.createElement('template');t.innerHTML=ns.textContent;return t.content;}
+function show(ns){if(!ns||!ns.parentNode||ns.tagName!=='NOSCRIPT')return;var m=ns.previousElementSibling;ns.parentNode.replaceChild(html(ns),ns);if(m&&m.className==='more')m.remove();}
+var pages=Array.prototype.slice.call(document.querySelectorAll('noscript.page'));
+function showFinding(n){for(var i=0;i<pages.length;i++){var p=pages[i];if(n>=+p.getAttribute('data-first')&&n<=+p.getAttribute('data-last'))show(p);}}
+window.stalecheckShowAll=function(){pages.forEach(show);};
+function go(){var m=/^#f(\d+)/.exec(location.hash);if(!m)return;showFinding(+m[1]);var e=document.getElementById(location.hash.slice(1));if(e)e.scrollIntoView();}
+window.addEventListener('hashchange',go);
+if('IntersectionObserver' in window){var io=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){io.unobserve(e.target);show(e.target.nextElementSibling);}});},{rootMargin:'1500px'});
+document.querySelectorAll('div.more').forEach(function(d){io.observe(d);});}else{window.stalecheckShowAll();}
+var ns=document.getElementById('rows'),t=document.getElementById('findings');
+if(ns&&t){
+var rows=Array.prototype.slice.call(html(ns).querySelectorAll('tbody tr')),body=t.tBodies[0],f=document.getElementById('filter'),more=document.getElementById('more-rows');
+rows.forEach(function(r){r._t=r.textContent.toLowerCase();});
+var shown=rows,limit=500;
+function draw(){var frag=document.createDocumentFragment();shown.slice(0,limit).forEach(function(r){frag.appendChild(r);});body.textContent='';body.appendChild(frag);more.hidden=shown.length<=limit;more.firstChild.textContent='Show more rows ('+Math.min(limit,shown.length)+' of '+shown.length+')';}
+function filter(){var q=f.value.toLowerCase().split(/\s+/).filter(Boolean);shown=rows.filter(function(r){return q.every(function(w){return r._t.indexOf(w)>=0;});});limit=500;draw();}
+f.hidden=false;t.hidden=false;f.addEventListener('input',filter);
+more.firstChild.addEventListener('click',function(){limit+=500;draw();});
 var ths=t.tHead.rows[0].cells;
-Array.prototype.forEach.call(ths,function(th,i){if(!th.hasAttribute('data-sort'))return;
-th.addEventListener('click',function(){var asc=th.getAttribute('aria-sort')!=='ascending';
+Array.prototype.forEach.call(ths,function(th,i){th.addEventListener('click',function(){var asc=th.getAttribute('aria-sort')!=='ascending';
 Array.prototype.forEach.call(ths,function(h){h.removeAttribute('aria-sort');});th.setAttribute('aria-sort',asc?'ascending':'descending');
-var num=th.getAttribute('data-sort')==='n';
-rows.sort(function(a,b){var x=a.cells[i].getAttribute('data-v')||a.cells[i].textContent,y=b.cells[i].getAttribute('data-v')||b.cells[i].textContent;
-var c=num?(parseFloat(x)||0)-(parseFloat(y)||0):x.localeCompare(y);return asc?c:-c;});
-var b=t.tBodies[0];rows.forEach(function(r){b.appendChild(r);});});});
+var num=th.getAttribute('data-sort')==='n';function key(r){var c=r.cells[i];return c.getAttribute('data-v')||c.textContent;}
+rows.sort(function(a,b){var x=key(a),y=key(b),c=num?(parseFloat(x)||0)-(parseFloat(y)||0):x.localeCompare(y);return asc?c:-c;});filter();});});
+draw();}
+go();
 })();
 "#;
+
+/// Findings per page (see [`render`]).
+const PAGE: usize = 200;
 
 /// The lines of a source file, read once per file.
 type Sources = HashMap<PathBuf, Option<Vec<String>>>;
@@ -133,10 +151,27 @@ pub fn render(report: &Report<'_>) -> String {
     overview(&mut s, report, &shown);
     let mut sources: Sources = HashMap::new();
     let mut shapes = Shapes::default();
-    for (n, &i) in shown.iter().enumerate() {
-        let d = &out.diagnostics[i];
-        let state = report.results[i].baseline_state.map(|st| st.as_str());
-        finding(&mut s, &mut shapes, n + 1, d, state, &mut sources);
+    // Pages of findings: the first is plain HTML; the others are inside `<noscript>`, which
+    // the parser keeps as one text node when JavaScript is on (the script turns a page into
+    // HTML when it scrolls into view or a link names one of its findings) and shows as HTML
+    // when it is off. A report of 10,000 findings then opens as fast as one of a page.
+    for (p, page) in shown.chunks(PAGE).enumerate() {
+        let first = p * PAGE + 1;
+        let last = first + page.len() - 1;
+        if p > 0 {
+            let _ = write!(
+                s,
+                "<div class=\"more\" data-first=\"{first}\" data-last=\"{last}\">Findings {first} to {last}</div><noscript class=\"page\" data-first=\"{first}\" data-last=\"{last}\">\n"
+            );
+        }
+        for (k, &i) in page.iter().enumerate() {
+            let d = &out.diagnostics[i];
+            let state = report.results[i].baseline_state.map(|st| st.as_str());
+            finding(&mut s, &mut shapes, first + k, d, state, &mut sources);
+        }
+        if p > 0 {
+            s.push_str("</noscript>\n");
+        }
     }
     s.push_str("</main>\n");
     // The diagrams' shapes, drawn once each.
@@ -201,20 +236,26 @@ fn overview(s: &mut String, report: &Report<'_>, shown: &[usize]) {
         );
     }
     package_chart(s, out, shown);
-    // The findings table.
+    // The findings table: written once, for JavaScript off, inside a `<noscript>` (with
+    // JavaScript on the parser keeps it as one text node); the script parses it and shows it
+    // sortable and filterable, a page of rows at a time, in `#findings`.
     s.push_str("<h3>Findings</h3>\n<input id=\"filter\" type=\"search\" placeholder=\"Filter: words that must all appear in a row (rule, level, class, method, file)\" hidden>\n");
-    s.push_str("<table id=\"findings\"><thead><tr><th data-sort=\"n\" class=\"num\">#</th><th data-sort=\"s\">Rule</th><th data-sort=\"s\">Level</th><th data-sort=\"n\" class=\"num\">Rank</th>");
+    let mut head = String::from("<thead><tr><th data-sort=\"n\" class=\"num\">#</th><th data-sort=\"s\">Rule</th><th data-sort=\"s\">Level</th><th data-sort=\"n\" class=\"num\">Rank</th>");
     if report.baseline {
-        s.push_str("<th data-sort=\"s\">State</th>");
+        head.push_str("<th data-sort=\"s\">State</th>");
     }
-    s.push_str("<th data-sort=\"s\">Class</th><th data-sort=\"s\">Method</th><th data-sort=\"s\">Location</th></tr></thead><tbody>\n");
+    head.push_str("<th data-sort=\"s\">Class</th><th data-sort=\"s\">Method</th><th data-sort=\"s\">Location</th></tr></thead>");
+    let _ = write!(
+        s,
+        "<table id=\"findings\" hidden>{head}<tbody></tbody></table><p id=\"more-rows\" hidden><button type=\"button\">Show more rows</button></p>\n<noscript id=\"rows\"><table class=\"findings\">{head}<tbody>\n"
+    );
     for (n, &i) in shown.iter().enumerate() {
         let d = &out.diagnostics[i];
         let n = n + 1;
         let lw = level_word(d.level);
         let _ = write!(
             s,
-            "<tr><td class=\"num\" data-v=\"{n}\"><a href=\"#f{n}\">{n}</a></td><td>{}</td><td data-v=\"{}\"><span class=\"lvl {lw}\">{lw}</span></td><td class=\"num\">{}</td>",
+            "<tr><td class=\"num\"><a href=\"#f{n}\">{n}</a></td><td>{}</td><td data-v=\"{}\"><span class=\"lvl {lw}\">{lw}</span></td><td class=\"num\">{}</td>",
             d.rule.code(),
             3 - d.level as u8,
             d.rank.map(|r| r.to_string()).unwrap_or_default()
@@ -234,7 +275,7 @@ fn overview(s: &mut String, report: &Report<'_>, shown: &[usize]) {
         esc_into(s, &location(d));
         s.push_str("</td></tr>\n");
     }
-    s.push_str("</tbody></table></section>\n");
+    s.push_str("</tbody></table></noscript></section>\n");
 }
 
 fn location(d: &Diagnostic) -> String {
@@ -366,14 +407,12 @@ fn finding(
         let kind = step_name(st.kind);
         let _ = write!(
             s,
-            "<li id=\"f{n}-s{}\" data-kind=\"{kind}\" data-line=\"{}\"{}>",
+            "<li id=\"f{n}-s{}\"{} data-kind=\"{kind}{}\">",
             k + 1,
-            st.line.map(|l| l.to_string()).unwrap_or_default(),
-            if st.other_thread {
-                " class=\"other\""
-            } else {
-                ""
-            }
+            st.line
+                .map(|l| format!(" data-line=\"{l}\""))
+                .unwrap_or_default(),
+            if st.other_thread { " other" } else { "" }
         );
         let place = st.place(&d.method);
         if has_src(st) {
@@ -386,11 +425,7 @@ fn finding(
         } else {
             let _ = write!(s, "<span class=\"muted\">{}</span> ", esc(&place));
         }
-        let _ = write!(
-            s,
-            "<b class=\"k-{}\">{kind}</b> <span class=\"msg\">",
-            if st.other_thread { "other" } else { kind }
-        );
+        let _ = write!(s, "<b>{kind}</b> <span class=\"msg\">");
         esc_into(s, &st.message);
         s.push_str("</span></li>\n");
     }
@@ -447,17 +482,16 @@ fn excerpt(
     let mut prev = 0u32;
     for l in show {
         if prev != 0 && l > prev + 1 {
-            s.push_str("<span class=\"gap\"><i>⋮</i></span>");
+            s.push_str("<i>⋮</i>\n");
         }
         prev = l;
-        let text = &ls[l as usize - 1];
+        let text = esc(ls[l as usize - 1].trim_end());
         match marks.get(&l) {
             Some(kinds) => {
                 let first = kinds[0];
                 let _ = write!(
                     s,
-                    "<span id=\"f{n}-L{l}\" class=\"m\"><i>{l}</i>{}<em class=\"k-{}\">← {}</em></span>",
-                    esc(text.trim_end()),
+                    "<b id=\"f{n}-L{l}\" class=\"m\"><i>{l}</i>{text}<em class=\"k-{}\">← {}</em></b>",
                     if first.1 { "other" } else { first.0 },
                     kinds
                         .iter()
@@ -467,7 +501,7 @@ fn excerpt(
                 );
             }
             None => {
-                let _ = write!(s, "<span><i>{l}</i>{}</span>", esc(text.trim_end()));
+                let _ = writeln!(s, "<i>{l}</i>{text}");
             }
         }
     }
@@ -587,9 +621,9 @@ fn boxes(slots: &[Slot]) -> Vec<(usize, usize)> {
 impl Shapes {
     /// The symbol id of a diagram's shape: lanes, critical sections, the value's path, the
     /// concurrent write and the step nodes (kind and number); drawn the first time it is seen.
-    fn id(&mut self, slots: &[Slot]) -> (usize, usize) {
+    fn id(&mut self, slots: &[Slot], named: bool) -> (usize, usize) {
         let width = X0 + slots.len() * DX;
-        let key: String = slots
+        let mut key: String = slots
             .iter()
             .map(|sl| match sl {
                 Slot::Write => "W".to_string(),
@@ -602,6 +636,9 @@ impl Shapes {
             })
             .collect::<Vec<_>>()
             .join(",");
+        if !named {
+            key.push_str(",unnamed");
+        }
         if let Some(&id) = self.ids.get(&key) {
             return (id, width);
         }
@@ -609,13 +646,21 @@ impl Shapes {
         self.ids.insert(key, id);
         let s = &mut self.symbols;
         let _ = write!(s, "<symbol id=\"d{id}\" viewBox=\"0 0 {width} {HEIGHT}\">");
-        for y in [YA, YB] {
+        for (y, name) in [(YA, "this thread"), (YB, "another thread")] {
             let _ = write!(
                 s,
                 "<line class=\"lane\" x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
                 X0 - 56,
                 width - 10
             );
+            // Without thread names (the per-method rules), the lanes' names are the shape's.
+            if !named {
+                let _ = write!(
+                    s,
+                    "<text class=\"tn\" x=\"6\" y=\"{}\">{name}</text>",
+                    y + 4
+                );
+            }
         }
         for (b, e) in boxes(slots) {
             let _ = write!(
@@ -702,32 +747,30 @@ fn diagram(s: &mut String, shapes: &mut Shapes, n: usize, d: &Diagnostic, with_s
         return;
     }
     let slots = slots(d);
-    let (id, width) = shapes.id(&slots);
-    let t1 = d
-        .threads
-        .first()
-        .cloned()
-        .unwrap_or_else(|| format!("thread running {}()", d.method));
-    let t2 = d
-        .threads
-        .get(1)
-        .cloned()
-        .unwrap_or_else(|| "another thread".to_string());
+    let named = !d.threads.is_empty();
+    let (id, width) = shapes.id(&slots, named);
     let _ = write!(
         s,
-        "<svg class=\"diagram\" id=\"f{n}-d\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" viewBox=\"0 0 {width} {HEIGHT}\" width=\"{width}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"how the threads interleave\"><use href=\"#d{id}\" xlink:href=\"#d{id}\" width=\"{width}\" height=\"{HEIGHT}\"/>"
+        "<svg class=\"diagram\" viewBox=\"0 0 {width} {HEIGHT}\" width=\"{width}\" height=\"{HEIGHT}\" role=\"img\"><use href=\"#d{id}\"/>"
     );
-    for (y, name) in [(YA, &t1), (YB, &t2)] {
-        let short: String = if name.chars().count() > 22 {
-            name.chars().take(21).chain(['…']).collect()
-        } else {
-            name.clone()
-        };
-        let _ = write!(s, "<text class=\"tn\" x=\"6\" y=\"{}\">", y + 4);
-        if short != *name {
-            let _ = write!(s, "<title>{}</title>", esc(name));
+    if named {
+        let t2 = d
+            .threads
+            .get(1)
+            .cloned()
+            .unwrap_or_else(|| "another thread".to_string());
+        for (y, name) in [(YA, &d.threads[0]), (YB, &t2)] {
+            let short: String = if name.chars().count() > 22 {
+                name.chars().take(21).chain(['…']).collect()
+            } else {
+                name.clone()
+            };
+            let _ = write!(s, "<text class=\"tn\" x=\"6\" y=\"{}\">", y + 4);
+            if short != *name {
+                let _ = write!(s, "<title>{}</title>", esc(name));
+            }
+            let _ = write!(s, "{}</text>", esc(&short));
         }
-        let _ = write!(s, "{}</text>", esc(&short));
     }
     for (c, slot) in slots.iter().enumerate() {
         let Slot::Step(i, st) = slot else { continue };
@@ -749,7 +792,7 @@ fn diagram(s: &mut String, shapes: &mut Shapes, n: usize, d: &Diagnostic, with_s
         };
         let _ = write!(
             s,
-            "<a href=\"#f{n}-s{}\"><circle class=\"hit\" cx=\"{cx}\" cy=\"{y}\" r=\"14\"/><text class=\"sub\" x=\"{cx}\" y=\"{}\">{}</text></a>",
+            "<a href=\"#f{n}-s{}\"><text class=\"sub\" x=\"{cx}\" y=\"{}\">{}</text></a>",
             i + 1,
             y + 42,
             esc(&place)
