@@ -148,7 +148,7 @@ if [ "$(grep -c '<section class="finding"' "$html" 2>/dev/null)" = 1 ]; then
 else
     fail "no HTML report with one finding at $html"
 fi
-file_has "the HTML report shows the finding's source line" "$html" 'class="m"><i>[0-9]+</i>.*count'
+file_has "the HTML report shows the finding's source line, marked" "$html" '<b id="f1-L[0-9]+"><i>[0-9]+</i>.*count'
 log_has "the log names the HTML report" "HTML report: file://$html"
 
 expect_success "ignoreFailures = true: gradle check passes with the bug" "$p" check -PignoreStale

@@ -65,7 +65,7 @@ section.finding{content-visibility:auto;contain-intrinsic-size:auto 520px}
 h2{font-size:17px;margin:4px 0 8px}h3{font-size:15px;margin:12px 0 6px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--bd);padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;position:sticky;top:0}th[data-sort]{cursor:pointer}th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
-td.num,th.num{text-align:right}
+td.num,th.num,table.findings td:nth-child(1),table.findings td:nth-child(4),#findings td:nth-child(1),#findings td:nth-child(4){text-align:right}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 .lvl{display:inline-block;padding:0 6px;border-radius:10px;font-size:12px;color:#fff;background:#6e7781}
 .lvl.error{background:#cf222e}.lvl.warning{background:#bf8700}.lvl.note{background:#0969da}
@@ -255,7 +255,7 @@ fn overview(s: &mut String, report: &Report<'_>, shown: &[usize]) {
         let lw = level_word(d.level);
         let _ = write!(
             s,
-            "<tr><td class=\"num\"><a href=\"#f{n}\">{n}</a></td><td>{}</td><td data-v=\"{}\"><span class=\"lvl {lw}\">{lw}</span></td><td class=\"num\">{}</td>",
+            "<tr><td><a href=\"#f{n}\">{n}</a></td><td>{}</td><td data-v=\"{}\"><span class=\"lvl {lw}\">{lw}</span></td><td>{}</td>",
             d.rule.code(),
             3 - d.level as u8,
             d.rank.map(|r| r.to_string()).unwrap_or_default()
@@ -425,7 +425,7 @@ fn finding(
         } else {
             let _ = write!(s, "<span class=\"muted\">{}</span> ", esc(&place));
         }
-        let _ = write!(s, "<b>{kind}</b> <span class=\"msg\">");
+        let _ = write!(s, "<b>{kind}</b> <span>");
         esc_into(s, &st.message);
         s.push_str("</span></li>\n");
     }
@@ -478,6 +478,14 @@ fn excerpt(
     }
     show.sort_unstable();
     show.dedup();
+    // Cut the indentation the shown lines share (tabs count as one column, like spaces).
+    let indent = show
+        .iter()
+        .map(|&l| &ls[l as usize - 1])
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| t.len() - t.trim_start().len())
+        .min()
+        .unwrap_or(0);
     s.push_str("<pre class=\"src\">");
     let mut prev = 0u32;
     for l in show {
@@ -485,17 +493,22 @@ fn excerpt(
             s.push_str("<i>⋮</i>\n");
         }
         prev = l;
-        let text = esc(ls[l as usize - 1].trim_end());
+        let line = ls[l as usize - 1].trim_end();
+        let text = esc(line.get(indent.min(line.len())..).unwrap_or(line));
         match marks.get(&l) {
             Some(kinds) => {
                 let first = kinds[0];
                 let _ = write!(
                     s,
-                    "<b id=\"f{n}-L{l}\" class=\"m\"><i>{l}</i>{text}<em class=\"k-{}\">← {}</em></b>",
-                    if first.1 { "other" } else { first.0 },
+                    "<b id=\"f{n}-L{l}\"><i>{l}</i>{text}<em{}>← {}</em></b>",
+                    if first.1 { " class=\"k-other\"" } else { "" },
                     kinds
                         .iter()
-                        .map(|(k, o)| if *o { format!("{k} (other thread)") } else { k.to_string() })
+                        .map(|(k, o)| if *o {
+                            format!("{k} (other thread)")
+                        } else {
+                            k.to_string()
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 );

@@ -11,6 +11,6 @@ def html = new File(basedir, 'target/stalecheck.html')
 assert html.isFile() : "no HTML report at $html"
 def sections = (html.text =~ /<section class="finding"/).count
 assert sections == 1 : "expected 1 finding in the HTML report, found $sections"
-assert html.text =~ /class="m"><i>[0-9]+<\/i>/ : "the HTML report marks no source line"
+assert html.text =~ /<b id="f1-L[0-9]+"><i>[0-9]+<\/i>/ : "the HTML report marks no source line"
 assert log.contains('stalecheck: HTML report: ' + html.absolutePath) : "the log does not name the HTML report"
 return true
