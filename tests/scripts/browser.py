@@ -226,9 +226,11 @@ def main():
         b.eval(FRAME, await_promise=True)
         screenshot(b, shot, {"x": 0, "y": 0, "width": 1280, "height": 900})
         result["screenshots"].append(shot)
+        # Lay out every section (they skip rendering off screen), so positions stay put.
+        b.eval("document.querySelectorAll('section.finding').forEach(s => s.style.contentVisibility = 'visible')")
         for n in findings:
             rect = b.eval(f"""(() => {{ const s = document.getElementById('f{n}'); if (!s) return null;
-                s.style.contentVisibility = 'visible'; s.scrollIntoView();
+                s.scrollIntoView();
                 const r = s.getBoundingClientRect();
                 return {{x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height}}; }})()""")
             if not rect:

@@ -789,6 +789,18 @@ fn diagram(s: &mut String, shapes: &mut Shapes, n: usize, d: &Diagnostic, with_s
         let Slot::Step(i, st) = slot else { continue };
         let cx = col_x(c);
         let y = if st.other_thread { YB } else { YA };
+        // A loop brought execution back to this step: say so on the arrow that reaches it.
+        let prev_own = slots[..c]
+            .iter()
+            .rposition(|sl| matches!(sl, Slot::Step(_, p) if !p.other_thread));
+        if let (true, Some(p)) = (st.message.contains("back edge"), prev_own) {
+            let _ = write!(
+                s,
+                "<text class=\"sub\" x=\"{}\" y=\"{}\">↺ loop back edge</text>",
+                (col_x(p) + cx) / 2,
+                YA - 6
+            );
+        }
         let place = if with_source && st.file.is_none() {
             st.line.map(|l| format!("line {l}"))
         } else {
