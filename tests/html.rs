@@ -381,7 +381,26 @@ fn sarif_steps(sarif: &str) -> Vec<Vec<StepSeen>> {
 
 #[test]
 fn text_sarif_and_html_give_the_same_steps_for_every_fixture_finding() {
-    let html_steps: Vec<Vec<StepSeen>> = sections(html())
+    let secs = sections(html());
+    // The headline says nothing the steps do not: every line it names, `(line N)`, is a step's
+    // line or named in a step.
+    for s in &secs {
+        for part in s.headline.split("(line ").skip(1) {
+            let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let said = s
+                .steps
+                .iter()
+                .any(|(st, _, _)| st.line == Some(n) || st.message.contains(&format!("line {n}")));
+            assert!(
+                said,
+                "{}: the headline names line {n}, no step does: {}",
+                s.id, s.headline
+            );
+        }
+    }
+    let html_steps: Vec<Vec<StepSeen>> = secs
         .into_iter()
         .map(|s| s.steps.into_iter().map(|(st, _, _)| st).collect())
         .collect();

@@ -159,9 +159,9 @@ pub fn render(report: &Report<'_>) -> String {
         let first = p * PAGE + 1;
         let last = first + page.len() - 1;
         if p > 0 {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "<div class=\"more\" data-first=\"{first}\" data-last=\"{last}\">Findings {first} to {last}</div><noscript class=\"page\" data-first=\"{first}\" data-last=\"{last}\">\n"
+                "<div class=\"more\" data-first=\"{first}\" data-last=\"{last}\">Findings {first} to {last}</div><noscript class=\"page\" data-first=\"{first}\" data-last=\"{last}\">"
             );
         }
         for (k, &i) in page.iter().enumerate() {
@@ -829,6 +829,89 @@ fn diagram(s: &mut String, shapes: &mut Shapes, n: usize, d: &Diagnostic, with_s
 #[cfg(test)]
 mod tests {
     use super::esc;
+    use crate::explain::{Diagnostic, Step, StepKind};
+
+    fn nasty() -> Diagnostic {
+        Diagnostic {
+            rule: crate::rules::RuleId::StaleValue,
+            level: crate::rules::Level::Warning,
+            message: "field `A<script>alert(1)</script>.x` & \"y\" (line 3)".into(),
+            class: "p.A<b>".into(),
+            method: "<init>".into(),
+            descriptor: "(Ljava/util/List<*>;)V".into(),
+            file: "p/A&B.java".into(),
+            source: None,
+            source_root: None,
+            line: Some(5),
+            age: Some(1),
+            steps: vec![
+                Step::here(
+                    StepKind::Read,
+                    Some(3),
+                    Some(2),
+                    "read <here> & 'there'".into(),
+                ),
+                Step::here(
+                    StepKind::Stale,
+                    None,
+                    Some(7),
+                    "a lock is acquired here".into(),
+                ),
+                Step::here(StepKind::Use, Some(5), Some(9), "used".into()),
+            ],
+            threads: vec!["thread <main> & co".into()],
+            evidence: None,
+            rank: Some(50),
+        }
+    }
+
+    #[test]
+    fn names_and_messages_are_escaped_and_the_diagram_is_well_formed() {
+        let mut s = String::new();
+        let mut shapes = super::Shapes::default();
+        super::finding(
+            &mut s,
+            &mut shapes,
+            1,
+            &nasty(),
+            Some("new"),
+            &mut Default::default(),
+        );
+        assert!(!s.contains("<script"), "{s}");
+        assert!(!s.contains("<b>.") && !s.contains("A<b>"), "{s}");
+        assert!(
+            s.contains("p.A&lt;b&gt;.&lt;init&gt;(Ljava/util/List&lt;*&gt;;)V"),
+            "{s}"
+        );
+        assert!(s.contains("read &lt;here&gt; &amp; &#39;there&#39;"), "{s}");
+        // The diagram and its shape parse as XML; without source the steps are placed by
+        // method and instruction.
+        let start = s.find("<svg class=\"diagram\"").unwrap();
+        let end = s[start..].find("</svg>").unwrap() + start + 6;
+        let svg = roxmltree::Document::parse(&s[start..end]).expect("well-formed diagram");
+        let labels: Vec<&str> = svg
+            .descendants()
+            .filter(|n| n.has_tag_name("a"))
+            .filter_map(|a| a.first_element_child()?.text())
+            .collect();
+        assert_eq!(
+            labels,
+            ["&lt;init&gt; #2", "&lt;init&gt; #7", "&lt;init&gt; #9"]
+                .map(|l| l.replace("&lt;", "<").replace("&gt;", ">"))
+        );
+        let symbols = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\">{}</svg>",
+            shapes.symbols
+        );
+        let sym = roxmltree::Document::parse(&symbols).expect("well-formed shapes");
+        assert_eq!(
+            sym.descendants()
+                .filter(|n| n.has_tag_name("circle"))
+                .count(),
+            3
+        );
+        assert!(s.contains("thread &lt;main&gt; &amp; co"), "{s}");
+    }
 
     #[test]
     fn escapes_markup_and_quotes() {
