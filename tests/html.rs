@@ -525,3 +525,76 @@ fn html_report_opens_in_headless_chromium() {
     }
     eprintln!("screenshots in {}", shots.display());
 }
+
+#[test]
+fn with_a_baseline_the_overview_counts_new_and_baselined_findings() {
+    let dir = common::scratch_dir("html-baseline");
+    let classes = common::fixture_classes();
+    let src = common::fixtures_src();
+    let base = dir.join("base.sarif");
+    // A baseline of the stale-value findings only: the other rules' findings are new.
+    common::stalecheck([
+        "baseline".as_ref(),
+        classes.as_os_str(),
+        "--rules".as_ref(),
+        "stale-value".as_ref(),
+        "--source-root".as_ref(),
+        src.as_os_str(),
+        "--output".as_ref(),
+        base.as_os_str(),
+    ])
+    .expect_code(0, "baseline written");
+    let run = common::stalecheck([
+        "scan".as_ref(),
+        classes.as_os_str(),
+        "--rules".as_ref(),
+        "stale-value,block-local-atomicity".as_ref(),
+        "--source-root".as_ref(),
+        src.as_os_str(),
+        "--baseline".as_ref(),
+        base.as_os_str(),
+        "--format".as_ref(),
+        "html".as_ref(),
+        "--fail-on".as_ref(),
+        "none".as_ref(),
+    ]);
+    run.expect_code(0, "a scan with a baseline");
+    let doc = &run.stdout;
+    let counts = between(doc, "<table class=\"counts\">", "</table>")[0];
+    assert!(counts.contains("<th class=\"num\">New</th><th class=\"num\">Baselined</th>"));
+    let row = |rule: &str| -> Vec<usize> {
+        between(counts, &format!("<td><code>{rule}</code>"), "</tr>")[0]
+            .split("<td class=\"num\">")
+            .skip(1)
+            .map(|c| c.split('<').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    // findings, new, baselined, suppressed
+    let sv = row("stale-value");
+    assert!(
+        sv[0] > 10 && sv[1] == 0 && sv[2] == sv[0],
+        "stale-value: {sv:?}"
+    );
+    let bla = row("block-local-atomicity");
+    assert!(
+        bla[0] > 10 && bla[1] == bla[0] && bla[2] == 0,
+        "block-local-atomicity: {bla:?}"
+    );
+    // Each finding says its state, in the table and its section.
+    let secs = sections(doc);
+    assert_eq!(secs.len(), sv[0] + bla[0]);
+    for s in &secs {
+        let state = if s.rule == "stale-value" {
+            "unchanged"
+        } else {
+            "new"
+        };
+        assert!(
+            s.body
+                .contains(&format!("<span class=\"state {state}\">[{state}]</span>")),
+            "{} ({}) is {state}",
+            s.id,
+            s.rule
+        );
+    }
+}
