@@ -25,7 +25,9 @@ fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: serde-sarif-eval FILE.sarif");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: serde-sarif-eval FILE.sarif");
     let text = std::fs::read_to_string(&path).expect("read the SARIF file");
     let runs = 5;
     let (ours_read, ours) = time(runs, || {
@@ -50,29 +52,60 @@ fn main() {
     });
     let results: usize = ours["runs"]
         .as_array()
-        .map(|r| r.iter().map(|r| r["results"].as_array().map_or(0, Vec::len)).sum())
+        .map(|r| {
+            r.iter()
+                .map(|r| r["results"].as_array().map_or(0, Vec::len))
+                .sum()
+        })
         .unwrap_or(0);
-    println!("file                      {path} ({:.1} MB, {results} results)", text.len() as f64 / 1e6);
-    println!("read:  stalecheck (Value)  {:>8.1} ms", ours_read.as_secs_f64() * 1e3);
-    println!("read:  serde-sarif (typed) {:>8.1} ms  ({:+.0}%)", theirs_read.as_secs_f64() * 1e3,
-        (theirs_read.as_secs_f64() / ours_read.as_secs_f64() - 1.0) * 100.0);
-    println!("write: JSON of the Value   {:>8.1} ms", ours_write.as_secs_f64() * 1e3);
-    println!("write: serde-sarif (typed) {:>8.1} ms  ({:+.0}%)", theirs_write.as_secs_f64() * 1e3,
-        (theirs_write.as_secs_f64() / ours_write.as_secs_f64() - 1.0) * 100.0);
+    println!(
+        "file                      {path} ({:.1} MB, {results} results)",
+        text.len() as f64 / 1e6
+    );
+    println!(
+        "read:  stalecheck (Value)  {:>8.1} ms",
+        ours_read.as_secs_f64() * 1e3
+    );
+    println!(
+        "read:  serde-sarif (typed) {:>8.1} ms  ({:+.0}%)",
+        theirs_read.as_secs_f64() * 1e3,
+        (theirs_read.as_secs_f64() / ours_read.as_secs_f64() - 1.0) * 100.0
+    );
+    println!(
+        "write: JSON of the Value   {:>8.1} ms",
+        ours_write.as_secs_f64() * 1e3
+    );
+    println!(
+        "write: serde-sarif (typed) {:>8.1} ms  ({:+.0}%)",
+        theirs_write.as_secs_f64() * 1e3,
+        (theirs_write.as_secs_f64() / ours_write.as_secs_f64() - 1.0) * 100.0
+    );
     let trimmed = text.trim_end();
     let same_bytes = theirs_text == trimmed;
     println!("serde-sarif output is byte-identical to stalecheck's: {same_bytes}");
     if !same_bytes {
         let back: serde_json::Value = serde_json::from_str(&theirs_text).expect("its own output");
-        println!("  same JSON value (ignoring key order and layout): {}", back == ours);
-        println!("  sizes: stalecheck {} bytes, serde-sarif {} bytes", trimmed.len(), theirs_text.len());
+        println!(
+            "  same JSON value (ignoring key order and layout): {}",
+            back == ours
+        );
+        println!(
+            "  sizes: stalecheck {} bytes, serde-sarif {} bytes",
+            trimmed.len(),
+            theirs_text.len()
+        );
         if let Some((i, (a, b))) = trimmed
             .lines()
             .zip(theirs_text.lines())
             .enumerate()
             .find(|(_, (a, b))| a != b)
         {
-            println!("  first difference at line {}:\n    stalecheck:  {}\n    serde-sarif: {}", i + 1, a.trim(), b.trim());
+            println!(
+                "  first difference at line {}:\n    stalecheck:  {}\n    serde-sarif: {}",
+                i + 1,
+                a.trim(),
+                b.trim()
+            );
         }
         if back != ours {
             // What serde-sarif loses or adds: the first differing path.
@@ -90,13 +123,18 @@ fn main() {
                                 }
                             }
                         }
-                        y.keys().find(|k| !x.contains_key(*k)).map(|k| format!("{path}/{k}: added by serde-sarif"))
+                        y.keys()
+                            .find(|k| !x.contains_key(*k))
+                            .map(|k| format!("{path}/{k}: added by serde-sarif"))
                     }
                     (V::Array(x), V::Array(y)) => {
                         if x.len() != y.len() {
                             return Some(format!("{path}: {} items versus {}", x.len(), y.len()));
                         }
-                        x.iter().zip(y).enumerate().find_map(|(i, (v, w))| diff(v, w, &format!("{path}/{i}")))
+                        x.iter()
+                            .zip(y)
+                            .enumerate()
+                            .find_map(|(i, (v, w))| diff(v, w, &format!("{path}/{i}")))
                     }
                     _ if a == b => None,
                     _ => Some(format!("{path}: {a} versus {b}")),
