@@ -425,16 +425,17 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         return errors;
     }
     if f.rule == "high-level-data-race" {
-        // The other thread's maximal view (lock), then either the two reads and the use that
-        // combines them (at the primary line), or the two writes in separate regions.
+        // In execution order: the method's first read (or write), the other thread's maximal
+        // view (lock) in between, the second read and the use that combines them (at the
+        // primary line), or the second write.
         let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
         let ok = matches!(
             kinds.as_slice(),
-            ["lock", "read", "read", "use"] | ["lock", "access", "access"]
+            ["read", "lock", "read", "use"] | ["access", "lock", "access"]
         );
         if !ok {
             errors.push(format!(
-                "steps must be [lock, read, read, use] or [lock, access, access], got {kinds:?}: {here}"
+                "steps must be [read, lock, read, use] or [access, lock, access], got {kinds:?}: {here}"
             ));
         } else if kinds[3..].contains(&"use") && f.steps.last().and_then(|s| s.line) != f.line {
             errors.push(format!(
@@ -458,7 +459,10 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
             "a causal-stale-value finding names its threads: {here}"
         ));
     }
-    // Steps: read(s), then stale step(s), then use(s), the last use at the primary line.
+    // Steps in execution order: read(s), then stale step(s), then use(s), the last use at the
+    // primary line. When the boundary is the first read's own call (a call that is a critical
+    // section of its own: the stale step right after the first read, on its line), the other
+    // reads of that critical section come after it.
     let order = |k: &str| match k {
         "read" => Some(0),
         "stale" => Some(1),
@@ -466,10 +470,26 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         _ => None,
     };
     let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
-    let ranks: Vec<Option<u8>> = kinds.iter().map(|k| order(k)).collect();
+    let own_call = kinds.len() > 2
+        && kinds[0] == "read"
+        && kinds[1] == "stale"
+        && f.steps[0].line == f.steps[1].line;
+    let ranks: Vec<Option<u8>> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            if own_call && i == 1 {
+                Some(0)
+            } else {
+                order(k)
+            }
+        })
+        .collect();
     let well_ordered = ranks.iter().all(Option::is_some)
         && ranks.windows(2).all(|w| w[0] <= w[1])
-        && [0, 1, 2].iter().all(|r| ranks.contains(&Some(*r)));
+        && [0, 1, 2]
+            .iter()
+            .all(|r| ranks.contains(&Some(*r)) || (own_call && *r == 1));
     if !well_ordered {
         errors.push(format!(
             "steps must be read, stale, use in that order, got {kinds:?}: {here}"

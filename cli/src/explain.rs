@@ -67,6 +67,68 @@ pub struct Step {
     /// The package-relative source file, when not the finding's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The instruction index of the step in its method (where the source is not available the
+    /// HTML diagram places the step by it).
+    #[serde(skip)]
+    pub at: Option<u32>,
+    /// The step's method (`Class.method`), when not the finding's own.
+    #[serde(skip)]
+    pub method: Option<String>,
+    /// Done by the concurrent thread (the other lane of the interleaving), not by the thread
+    /// that runs the finding's method.
+    #[serde(skip)]
+    pub other_thread: bool,
+}
+
+impl StepKind {
+    /// The word for the kind, as every output format names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            StepKind::Read => "read",
+            StepKind::Stale => "stale",
+            StepKind::Use => "use",
+            StepKind::Lock => "lock",
+            StepKind::Access => "access",
+        }
+    }
+}
+
+impl Step {
+    /// Where the step is, in words (the text and HTML outputs): `line 12`, `line 30 in A.get`
+    /// (another method of the same file), `pkg/Other.java:40`, or, without a line, the method
+    /// and instruction index: `get #14` (`method` is the
+    /// finding's own method, for steps that do not name another).
+    pub fn place(&self, method: &str) -> String {
+        let insn = || {
+            let m = self.method.as_deref().unwrap_or(method);
+            match self.at {
+                Some(a) => format!("{m} #{a}"),
+                None => m.to_string(),
+            }
+        };
+        match (&self.file, self.line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            (Some(f), None) => format!("{f} {}", insn()),
+            (None, Some(l)) => match &self.method {
+                Some(m) => format!("line {l} in {m}"),
+                None => format!("line {l}"),
+            },
+            (None, None) => insn(),
+        }
+    }
+
+    /// A step of the finding's own method, in its own file.
+    pub fn here(kind: StepKind, line: Option<u32>, at: Option<u32>, message: String) -> Step {
+        Step {
+            kind,
+            line,
+            message,
+            file: None,
+            at,
+            method: None,
+            other_thread: false,
+        }
+    }
 }
 
 /// The package-relative source path of a class: `pkg/Outer.java`.
@@ -224,23 +286,18 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
             line_ref(use_line)
         ),
     };
-    let mut steps = vec![Step {
-        kind: StepKind::Read,
-        line: read_line,
-        message: format!("{what} is read here, inside {region}"),
-        file: None,
-    }];
+    let mut steps = vec![Step::here(
+        StepKind::Read,
+        read_line,
+        Some(f.read_at),
+        format!("{what} is read here, inside {region}"),
+    )];
     if let Some(b) = f.boundary_at {
         let mut m = describe_boundary(class, code, b);
         if f.rule == RuleId::StaleValue {
             m.push_str("; from here the value read before is stale");
         }
-        steps.push(Step {
-            kind: StepKind::Stale,
-            line: boundary_line,
-            message: m,
-            file: None,
-        });
+        steps.push(Step::here(StepKind::Stale, boundary_line, Some(b), m));
     }
     // Values of the same cause (same statement, same snapshot): their reads join the first
     // read, their uses come before the primary use. The message counts them without naming
@@ -253,40 +310,52 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
             if n == 1 { "" } else { "s" },
             if n == 1 { "goes" } else { "go" }
         ));
-        let reads = f.also.iter().map(|&(read_at, _)| Step {
-            kind: StepKind::Read,
-            line: code.line_of(read_at),
-            message: format!(
-                "{} is read here too, inside {region}",
-                describe_read(class, code, read_at)
-            ),
-            file: None,
+        let reads = f.also.iter().map(|&(read_at, _)| {
+            Step::here(
+                StepKind::Read,
+                code.line_of(read_at),
+                Some(read_at),
+                format!(
+                    "{} is read here too, inside {region}",
+                    describe_read(class, code, read_at)
+                ),
+            )
         });
-        let first_stale = steps.iter().position(|s| s.kind != StepKind::Read);
+        // Before the boundary, unless the boundary is the first read's own call (a call that
+        // is a critical section of its own): the other reads come after it.
+        let first_stale = if f.boundary_at == Some(f.read_at) {
+            steps
+                .iter()
+                .position(|s| s.kind == StepKind::Stale)
+                .map(|i| i + 1)
+        } else {
+            steps.iter().position(|s| s.kind != StepKind::Read)
+        };
         let at = first_stale.unwrap_or(steps.len());
         let reads: Vec<Step> = reads.collect();
         steps.splice(at..at, reads);
         for &(_, use_at) in f.also.iter().filter(|&&(_, u)| u != f.use_at) {
-            steps.push(Step {
-                kind: StepKind::Use,
-                line: code.line_of(use_at),
-                message: format!(
+            steps.push(Step::here(
+                StepKind::Use,
+                code.line_of(use_at),
+                Some(use_at),
+                format!(
                     "a value read with it is {} here",
                     describe_use(class, code, use_at)
                 ),
-                file: None,
-            });
+            ));
         }
     }
-    steps.push(Step {
-        kind: StepKind::Use,
-        line: use_line,
-        message: match f.rule {
+    steps.push(Step::here(
+        StepKind::Use,
+        use_line,
+        Some(f.use_at),
+        match f.rule {
             RuleId::StaleValue => format!("the stale value is {usage} here"),
             _ => format!("the value is {usage} here, outside its block"),
         },
-        file: None,
-    });
+    ));
+    name_back_edges(code, &mut steps);
     Diagnostic {
         rule: f.rule,
         level: meta.level,
@@ -319,6 +388,7 @@ pub fn wrong_lock(d: &mut Diagnostic, p: &crate::program::Program, writer: Metho
         line_ref(line)
     ));
     let file = source_path(class);
+    let simple = simple_class(&class.name);
     let step = Step {
         kind: StepKind::Stale,
         line,
@@ -326,6 +396,9 @@ pub fn wrong_lock(d: &mut Diagnostic, p: &crate::program::Program, writer: Metho
             "{who} writes it here under a different lock: the critical section does not exclude it"
         ),
         file: (file != d.file).then_some(file),
+        at: Some(at),
+        method: Some(format!("{simple}.{}", method.name)),
+        other_thread: true,
     };
     let at_use = d
         .steps
@@ -333,6 +406,56 @@ pub fn wrong_lock(d: &mut Diagnostic, p: &crate::program::Program, writer: Metho
         .rposition(|s| s.kind == StepKind::Use)
         .unwrap_or(d.steps.len());
     d.steps.insert(at_use, step);
+}
+
+/// Steps are in execution order; where a step's line comes before the previous step's, the
+/// reader would take it for an earlier one: say why execution comes back to it. When its
+/// instruction comes before the previous one too, a loop brought execution back: name the back
+/// edge (the first jump after the previous step that goes back to or before it) with its line.
+/// Otherwise the compiler placed the code after the earlier line (the `return` of a `try` after
+/// its `finally`, a loop condition at the bottom): say that execution returns to this line.
+/// Only steps of the finding's own method (`file` and `method` unset) are compared.
+pub fn name_back_edges(code: &Code, steps: &mut [Step]) {
+    // (kind, furthest instruction, its line) of the previous group of steps of one kind: the
+    // reads of one statement come in any order.
+    let mut prev: Option<(StepKind, u32, Option<u32>)> = None;
+    for st in steps.iter_mut() {
+        let Some(at) = st.at.filter(|_| st.file.is_none() && st.method.is_none()) else {
+            continue;
+        };
+        if let Some((k, p, pl)) = prev {
+            if k == st.kind {
+                prev = Some(if at > p { (k, at, st.line) } else { (k, p, pl) });
+                continue;
+            }
+            if at < p {
+                let back = code
+                    .insns
+                    .iter()
+                    .enumerate()
+                    .skip(p as usize)
+                    .find(|(_, i)| match i.op {
+                        Op::Goto(t) | Op::If { target: t, .. } => t <= at,
+                        _ => false,
+                    })
+                    .map(|(j, _)| j as u32);
+                let line = back.and_then(|j| code.line_of(j));
+                st.message.push_str(&match line {
+                    Some(l) => {
+                        format!(" (after the loop's back edge at line {l} brought execution back)")
+                    }
+                    None => " (after a loop's back edge brought execution back)".to_string(),
+                });
+            } else if let (Some(l), Some(pl)) = (st.line, pl) {
+                if l < pl {
+                    st.message.push_str(&format!(
+                        " (execution returns to this line after line {pl})"
+                    ));
+                }
+            }
+        }
+        prev = Some((st.kind, at, st.line));
+    }
 }
 
 /// How a region reads in a message: "synchronized method `Counter.addAndGet()`", "the call to

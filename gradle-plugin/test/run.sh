@@ -142,12 +142,25 @@ log_has "the failure names the report" "See the report at: file://$p/build/repor
 log_has "the failure comes from staleCheckMain" "Execution failed for task ':staleCheckMain'"
 if [ "$(count_results "$report" stale-value)" = 1 ]; then ok "the report has the stale-value result"; else fail "the report has $(count_results "$report" stale-value) stale-value results, expected 1"; fi
 file_has "the report points at the source file relative to the root" "$report" '"uri": *"src/main/java/demo/Counter.java"'
+html="$p/build/reports/stalecheck/main.html"
+# As many findings as the SARIF file has results (rules = ['all']), the stale value among them.
+if [ -f "$html" ] && [ "$(grep -c '<section class="finding"' "$html")" = "$(grep -c '"ruleId":' "$report")" ] \
+        && grep -q 'data-rule="stale-value"' "$html"; then
+    ok "the HTML report is written next to the SARIF file, with the SARIF file's findings"
+else
+    fail "no HTML report with the SARIF file's findings at $html"
+fi
+file_has "the HTML report shows the finding's source line, marked" "$html" '<b id="f1-L[0-9]+"><i>[0-9]+</i>.*count'
+log_has "the log names the HTML report" "HTML report: file://$html"
 
 expect_success "ignoreFailures = true: gradle check passes with the bug" "$p" check -PignoreStale
 log_has "ignoreFailures: the finding is still reported" "stalecheck found findings"
 expect_success "ignoreFailures: second run" "$p" check -PignoreStale
 log_has "ignoreFailures: second run is up to date" ":staleCheckMain UP-TO-DATE"
 expect_failure "ignoreFailures is an input: without it the up-to-date task runs again and fails" "$p" check
+rm -f "$html"
+expect_success "htmlReport = false: no HTML report" "$p" check -PignoreStale -PnoHtml
+if [ -e "$html" ]; then fail "htmlReport = false still wrote $html"; else ok "htmlReport = false: only the SARIF file"; fi
 
 expect_failure "staleCheckTest scans the test source set (it has a bug)" "$p" staleCheckTest
 log_has "staleCheckTest names its report" "build/reports/stalecheck/test.sarif"

@@ -80,6 +80,8 @@ enum Format {
     Text,
     Sarif,
     Json,
+    /// One self-contained HTML page (scan only).
+    Html,
 }
 
 /// `--console`: compiler-style finding lines for build logs.
@@ -175,6 +177,10 @@ struct ScanArgs {
     /// Write the output to this file instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Also write the HTML report to this file (besides --format/--output; what the plugins
+    /// use to write it next to the SARIF file).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Comma-separated rule ids to run, or `all` [default: the rules marked `default` in
     /// `stalecheck rules`].
     #[arg(long, value_name = "IDS", value_delimiter = ',')]
@@ -532,6 +538,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     let rendered = match format {
         Format::Text => report::text::render(&rep, to_terminal),
         Format::Json => report::json::render(&rep, to_terminal),
+        Format::Html => report::html::render(&rep),
         Format::Sarif => {
             let info = RunInfo {
                 command_line: std::env::args().collect(),
@@ -547,6 +554,9 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             text
         }
     };
+    if let Some(path) = &args.html {
+        write_output(Some(path), &report::html::render(&rep))?;
+    }
     let t_render = t_out.elapsed();
     // With --console and no --output, stdout gets the console lines only.
     if output.is_some() || args.console.is_none() {
@@ -614,6 +624,12 @@ fn run_diff(args: DiffArgs) -> miette::Result<u8> {
         .count();
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let rendered = match args.format {
+        Format::Html => {
+            return Err(miette::miette!(
+                help = "for an HTML report with new and baselined findings: stalecheck scan --baseline BASE.sarif --format html",
+                "`stalecheck diff` writes text, json or sarif"
+            ))
+        }
         Format::Text => report::text::render_diff(&d, failing),
         Format::Json => report::json::render_diff(&d, failing, to_terminal),
         Format::Sarif => {

@@ -1,10 +1,11 @@
 //! Output formats and what they share. A finished scan ([`crate::pipeline::ScanOutput`]) goes
 //! through [`suppress`] (configured levels, exclusions, suppressions), is turned into SARIF
 //! results ([`sarif::results`]: fingerprints, line hashes, suppressions), compared with a
-//! baseline ([`baseline`]), and rendered as text, JSON or SARIF. None of them analyses anything.
+//! baseline ([`baseline`]), and rendered as text, JSON, SARIF or HTML. None of them analyses anything.
 
 pub mod baseline;
 pub mod console;
+pub mod html;
 pub mod json;
 pub mod sarif;
 pub mod suppress;

@@ -376,6 +376,7 @@ fn result(
         message: Some(format!("the thread running `{}`", d.method)),
         steps: d.steps.iter().enumerate().map(flow_step).collect(),
     }];
+    let any_other = d.steps.iter().any(|s| s.other_thread);
     if let Some(first) = reader {
         let other = d
             .threads
@@ -386,7 +387,14 @@ fn result(
             .steps
             .iter()
             .enumerate()
-            .filter(|(_, s)| matches!(s.kind, StepKind::Lock | StepKind::Access))
+            .filter(|(_, s)| {
+                // The steps the other thread runs itself, when the finding says which.
+                if any_other {
+                    s.other_thread
+                } else {
+                    matches!(s.kind, StepKind::Lock | StepKind::Access)
+                }
+            })
             .map(|(i, s)| sarif::ThreadFlowStep {
                 // When it runs them is not known: no place in the execution order.
                 execution_order: None,

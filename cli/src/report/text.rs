@@ -1,18 +1,18 @@
-//! Text output for people: findings grouped by class, each rendered with `miette`, with a
-//! source snippet when the `.java` file was found under a `--source-root`, else the class,
-//! method and lines.
+//! Text output for people: findings grouped by class, each headline rendered with `miette`,
+//! then the steps in execution order (the list the SARIF code flow and the HTML report give)
+//! and, when the `.java` file was found under a `--source-root`, the source cut to the lines
+//! around the steps.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
-    Report as MietteReport, Severity,
+    GraphicalReportHandler, GraphicalTheme, MietteDiagnostic, Report as MietteReport, Severity,
 };
 
 use super::Report;
-use crate::explain::{Diagnostic, StepKind};
+use crate::explain::Diagnostic;
 use crate::rules::Level;
 
 /// Render the findings (problems are printed separately, to stderr, by the binary). Suppressed
@@ -46,8 +46,14 @@ pub fn render(report: &Report<'_>, color: bool) -> String {
                 .clone()
         });
         let state = report.results[i].baseline_state.map(|st| st.as_str());
-        let rendered = to_report(d, text, state);
+        let rendered = to_report(d, state);
         let _ = handler.render_report(&mut s, rendered.as_ref());
+        s.push_str(&steps_block(d));
+        if let (Some(text), Some(path)) = (&text, &d.source) {
+            if let Some(x) = excerpt(d, &path.display().to_string(), text) {
+                s.push_str(&x);
+            }
+        }
     }
     if !report.absent.is_empty() {
         let _ = writeln!(s, "\n── fixed since the baseline ({})", report.absent.len());
@@ -141,7 +147,7 @@ fn severity(l: Level) -> Severity {
     }
 }
 
-fn to_report(d: &Diagnostic, source: Option<String>, state: Option<&str>) -> MietteReport {
+fn to_report(d: &Diagnostic, state: Option<&str>) -> MietteReport {
     let location = format!(
         "in {}.{}{} at {}:{}",
         d.class,
@@ -154,90 +160,77 @@ fn to_report(d: &Diagnostic, source: Option<String>, state: Option<&str>) -> Mie
         Some(st) => format!("[{st}] {}", d.message),
         None => d.message.clone(),
     };
-    let mut diag = MietteDiagnostic::new(message)
+    // The threads are named once, in the message ("run by ...").
+    let diag = MietteDiagnostic::new(message)
         .with_code(d.rule.code())
-        .with_severity(severity(d.level));
-    match source {
-        Some(text) => {
-            let labels = d
-                .steps
-                .iter()
-                .filter(|st| st.file.is_none())
-                .filter_map(|st| {
-                    let span = line_span(&text, st.line?)?;
-                    let label = format!("{}: {}", step_name(st.kind), st.message);
-                    Some(if st.kind == StepKind::Use {
-                        LabeledSpan::new_primary_with_span(Some(label), span)
-                    } else {
-                        LabeledSpan::new_with_span(Some(label), span)
-                    })
-                });
-            let mut help = location;
-            for st in d.steps.iter().filter(|st| st.file.is_some()) {
-                let _ = write!(
-                    help,
-                    "\n{}:{} {}: {}",
-                    st.file.as_deref().unwrap_or(""),
-                    st.line.map(|l| l.to_string()).unwrap_or_else(|| "?".into()),
-                    step_name(st.kind),
-                    st.message
-                );
-            }
-            if !d.threads.is_empty() {
-                let _ = write!(help, "\nthreads: {}", d.threads.join("; "));
-            }
-            diag = diag.with_labels(labels).with_help(help);
-            let name = d
-                .source
-                .as_deref()
-                .map(Path::display)
-                .map(|p| p.to_string())
-                .unwrap_or_else(|| d.file.clone());
-            MietteReport::new(diag).with_source_code(NamedSource::new(name, text))
-        }
-        None => {
-            let mut help = location;
-            if !d.threads.is_empty() {
-                let _ = write!(help, "\nthreads: {}", d.threads.join("; "));
-            }
-            for st in &d.steps {
-                let _ = write!(
-                    help,
-                    "\n{:>5} {:<5} {}",
-                    st.line
-                        .map(|l| format!("{l}:"))
-                        .unwrap_or_else(|| "?:".into()),
-                    step_name(st.kind),
-                    st.message
-                );
-            }
-            MietteReport::new(diag.with_help(help))
-        }
-    }
+        .with_severity(severity(d.level))
+        .with_help(location);
+    MietteReport::new(diag)
 }
 
-fn step_name(k: StepKind) -> &'static str {
-    match k {
-        StepKind::Read => "read",
-        StepKind::Stale => "stale",
-        StepKind::Use => "use",
-        StepKind::Lock => "lock",
-        StepKind::Access => "access",
+/// The steps of a finding in execution order (the same list as the SARIF code flow and the
+/// HTML report), one a line: `    1. read (line 12) message`.
+pub fn steps_block(d: &Diagnostic) -> String {
+    let mut s = String::from("    steps, in execution order:\n");
+    for (i, st) in d.steps.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "    {:>2}. {} ({}) {}",
+            i + 1,
+            st.kind.word(),
+            st.place(&d.method),
+            st.message
+        );
     }
+    s
 }
 
-/// Byte span of a 1-based line, without its indentation and newline.
-fn line_span(text: &str, line: u32) -> Option<(usize, usize)> {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line as usize {
-            let trimmed = l.trim_end_matches(['\n', '\r']);
-            let indent = trimmed.len() - trimmed.trim_start().len();
-            return Some((offset + indent, trimmed.len() - indent));
+/// The source cut to the lines that matter: each step's line with one line of context either
+/// side (gaps elided), each step line marked with its number and kind.
+fn excerpt(d: &Diagnostic, name: &str, text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut marks: std::collections::BTreeMap<u32, Vec<String>> = Default::default();
+    for (i, st) in d.steps.iter().enumerate() {
+        match st.line {
+            Some(l) if st.file.is_none() && l >= 1 && (l as usize) <= lines.len() => {
+                marks
+                    .entry(l)
+                    .or_default()
+                    .push(format!("{} {}", i + 1, st.kind.word()));
+            }
+            _ => {}
         }
-        offset += l.len();
     }
-    None
+    if marks.is_empty() {
+        return None;
+    }
+    let max = lines.len() as u32;
+    let mut show: Vec<u32> = marks
+        .keys()
+        .flat_map(|&l| l.saturating_sub(1).max(1)..=(l + 1).min(max))
+        .collect();
+    show.sort_unstable();
+    show.dedup();
+    let width = show.last().map(|l| l.to_string().len()).unwrap_or(1).max(3);
+    let mut s = format!("    {:>width$} ╭─ {name}\n", "");
+    let mut prev = 0;
+    for l in show {
+        if prev != 0 && l > prev + 1 {
+            let _ = writeln!(s, "    {:>width$} ┆", "⋮");
+        }
+        prev = l;
+        let code = lines[l as usize - 1].trim_end();
+        match marks.get(&l) {
+            Some(m) => {
+                let _ = writeln!(s, "    {l:>width$} │ {code}   ◀ {}", m.join(", "));
+            }
+            None => {
+                let _ = writeln!(s, "    {l:>width$} │ {code}");
+            }
+        }
+    }
+    let _ = writeln!(s, "    {:>width$} ╰─", "");
+    Some(s)
 }
 
 /// A SARIF message as plain text: the `[text](n)` links to related locations dropped, `\[`,
@@ -349,7 +342,6 @@ pub fn render_diff(d: &stalecheck_sarif::baseline::LogDiff, failing: usize) -> S
 
 #[cfg(test)]
 mod tests {
-    use super::line_span;
 
     #[test]
     fn sarif_messages_read_as_plain_text() {
@@ -366,10 +358,42 @@ mod tests {
     }
 
     #[test]
-    fn spans_skip_indentation() {
-        let t = "a\n    bcd\r\ne";
-        assert_eq!(line_span(t, 2), Some((6, 3)));
-        assert_eq!(line_span(t, 3), Some((11, 1)));
-        assert_eq!(line_span(t, 4), None);
+    fn excerpts_keep_the_step_lines_and_elide_the_rest() {
+        use crate::explain::{Diagnostic, Step, StepKind};
+        let text: String = (1..=60).map(|i| format!("line{i}\n")).collect();
+        let d = Diagnostic {
+            rule: crate::rules::RuleId::StaleValue,
+            level: crate::rules::Level::Warning,
+            message: "m".into(),
+            class: "p.C".into(),
+            method: "m".into(),
+            descriptor: "()V".into(),
+            file: "p/C.java".into(),
+            source: None,
+            source_root: None,
+            line: Some(50),
+            age: None,
+            steps: vec![
+                Step::here(StepKind::Read, Some(10), Some(1), "r".into()),
+                Step::here(StepKind::Stale, Some(11), Some(2), "s".into()),
+                Step::here(StepKind::Use, Some(50), Some(3), "u".into()),
+            ],
+            threads: Vec::new(),
+            evidence: None,
+            rank: None,
+        };
+        let x = super::excerpt(&d, "C.java", &text).unwrap();
+        let shown: Vec<&str> = x
+            .lines()
+            .filter_map(|l| l.split('│').nth(1))
+            .map(|c| c.trim().split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            shown,
+            ["line9", "line10", "line11", "line12", "line49", "line50", "line51"]
+        );
+        assert!(x.contains("◀ 1 read") && x.contains("◀ 2 stale") && x.contains("◀ 3 use"));
+        assert_eq!(x.matches('┆').count(), 1, "one gap: {x}");
+        assert!(super::steps_block(&d).contains("     3. use (line 50) u\n"));
     }
 }

@@ -193,6 +193,14 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         let f = source_path(p.class(m.class));
         (f != home).then_some(f)
     };
+    let method_of = |m: MethodId| {
+        (m != mid).then(|| {
+            let c = p.class(m.class);
+            let simple = c.name.rsplit('/').next().unwrap_or(&c.name);
+            format!("{simple}.{}", p.method(m).name)
+        })
+    };
+    let site = |at: u32| (at != crate::analysis::locks::METHOD_SITE).then_some(at);
     let what = describe_var(p, &v.fields, f.src.var);
     let r1 = if f.unlocked {
         "no critical section (an unlocked read)".to_string()
@@ -218,24 +226,25 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             format!("{what} is read here, inside {r1}")
         },
         file: file_of(f.src.loc.method),
+        at: site(f.src.loc.at),
+        method: method_of(f.src.loc.method),
+        other_thread: false,
     }];
     if let Some(left) = f.left_at {
-        steps.push(Step {
-            kind: StepKind::Stale,
-            line: line_in(p, mid, left),
-            message: format!(
-                "the value leaves {r1} here; {writer_name} may write {what} from now on"
-            ),
-            file: None,
-        });
+        steps.push(Step::here(
+            StepKind::Stale,
+            line_in(p, mid, left),
+            site(left),
+            format!("the value leaves {r1} here; {writer_name} may write {what} from now on"),
+        ));
     }
     if f.enter_site != f.entry_at {
-        steps.push(Step {
-            kind: StepKind::Stale,
-            line: line_in(p, mid, f.enter_site),
-            message: format!("{r2} begins here"),
-            file: None,
-        });
+        steps.push(Step::here(
+            StepKind::Stale,
+            line_in(p, mid, f.enter_site),
+            site(f.enter_site),
+            format!("{r2} begins here"),
+        ));
     }
     let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
     let use_msg = if f.index {
@@ -250,32 +259,54 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             write_line.map_or("?".to_string(), |l| l.to_string())
         )
     };
-    steps.push(Step {
-        kind: StepKind::Use,
-        line: entry_line,
-        message: use_msg,
-        file: None,
-    });
+    steps.push(Step::here(
+        StepKind::Use,
+        entry_line,
+        site(f.entry_at),
+        use_msg,
+    ));
+    if let Some(code) = method.code.as_ref() {
+        crate::explain::name_back_edges(code, &mut steps);
+    }
     let read_words = if f.unlocked {
         "was read outside any critical section".to_string()
     } else {
         format!("was read inside {r1}")
     };
-    let message = if f.index {
+    // Each thread named once: when the writer is the only thread running the method, another
+    // instance of it is the writer.
+    let alone = threads.len() == 1 && threads[0] == *writer_name;
+    let who = if alone {
+        format!("run by {writer_name}, another instance of which writes {what} concurrently")
+    } else {
         format!(
-            "Stale value across critical sections: {what} {read_words} ({}), left it, and decides whether an index into it is used inside {r2} ({}); {writer_name} can remove elements concurrently, so the index may be out of range when it is used; run by {}",
+            "{writer_name} writes {what} concurrently; run by {}",
+            threads.join(", ")
+        )
+    };
+    let message = if f.index {
+        let who = if alone {
+            format!(
+                "run by {writer_name}, another instance of which can remove elements concurrently"
+            )
+        } else {
+            format!(
+                "{writer_name} can remove elements concurrently; run by {}",
+                threads.join(", ")
+            )
+        };
+        format!(
+            "Stale value across critical sections: {what} {read_words} ({}), left it, and decides whether an index into it is used inside {r2} ({}); {who}, so the index may be out of range when it is used",
             read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
             entry_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
-            threads.join(", ")
         )
     } else {
         format!(
-        "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {writer_name} writes {what} concurrently, so the value may be out of date when it is used; run by {}",
+        "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {who}, so the value may be out of date when it is used",
         read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         if f.unlocked { "," } else { ", left it," },
         if same_place { "is" } else { "enters here to be" },
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
-        threads.join(", ")
     )
     };
     Diagnostic {

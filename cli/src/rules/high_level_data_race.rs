@@ -548,12 +548,17 @@ fn step_at(
     kind: StepKind,
     message: String,
 ) -> Step {
-    let file = source_path(p.class(m.class));
+    let c = p.class(m.class);
+    let file = source_path(c);
+    let simple = c.name.rsplit('/').next().unwrap_or(&c.name);
     Step {
         kind,
         line: line_in(p, m, at),
         message,
         file: (file != home).then_some(file),
+        at: at.filter(|&a| a != crate::analysis::locks::METHOD_SITE),
+        method: Some(format!("{simple}.{}", p.method(m).name)),
+        other_thread: false,
     }
 }
 
@@ -586,7 +591,7 @@ fn explain(
         mnode,
         Some(mview.site),
         StepKind::Lock,
-        format!("the other thread's maximal view {max_text}: {max_words}, run by {p1}"),
+        format!("the other thread's maximal view {max_text}: {max_words}"),
     )];
     let (message, line) = match (&x.kind, witness) {
         (Kind::Read { x: a, y: b }, Some(c)) => {
@@ -606,14 +611,14 @@ fn explain(
                 ));
             }
             let line = line_in(p, mid, Some(c.at));
-            steps.push(Step {
-                kind: StepKind::Use,
+            steps.push(Step::here(
+                StepKind::Use,
                 line,
-                message: format!(
+                Some(c.at),
+                format!(
                     "the values of `{na}` and `{nb}`, read in separate critical sections, are combined here"
                 ),
-                file: None,
-            });
+            ));
             (
                 format!(
                     "High-level data race: method `{}` reads `{owner_simple}.{na}` and `{owner_simple}.{nb}` in separate critical sections and combines them, but {p1} updates them together in one ({max_words}, view {max_text}); between the two reads it can change both, so the combination mixes old and new state; run by {}",
@@ -668,6 +673,24 @@ fn explain(
             )
         }
     };
+    // In execution order: the other thread's view runs between this method's two critical
+    // sections (that is the interleaving that breaks it), so it comes after the first of them.
+    if steps.len() > 2 {
+        let mut other = steps.remove(0);
+        other.other_thread = true;
+        steps.insert(1, other);
+    }
+    // A step of this very method is named by its line alone.
+    let own = format!(
+        "{}.{}",
+        class.name.rsplit('/').next().unwrap_or(&class.name),
+        method.name
+    );
+    for st in steps.iter_mut() {
+        if st.method.as_deref() == Some(own.as_str()) {
+            st.method = None;
+        }
+    }
     Diagnostic {
         rule: RuleId::HighLevelDataRace,
         level: RuleId::HighLevelDataRace.meta().level,

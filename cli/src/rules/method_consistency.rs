@@ -427,8 +427,17 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         steps.push(Step {
             kind: StepKind::Lock,
             line: acq_line,
-            message: format!("lock view {text}: {what}, run by {}", threads.join(", ")),
+            // The threads are named once: a lock view run by the method's own threads (the
+            // headline's "run by") says so in a word.
+            message: if v.reached_by[lv.node] == v.reached_by[x.node] {
+                format!("lock view {text}: {what}, run by the same threads")
+            } else {
+                format!("lock view {text}: {what}, run by {}", threads.join(", "))
+            },
             file: (file != source_path(class)).then_some(file.clone()),
+            at: (lv.site != METHOD_SITE).then_some(lv.site),
+            method: (ln.method != node.method).then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+            other_thread: false,
         });
         let facts = &v.facts[lv.node];
         if let Some(acc) = facts
@@ -451,6 +460,10 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
                     simple(&owner.name)
                 ),
                 file: (file != source_path(class)).then_some(file),
+                at: Some(acc.at),
+                method: (ln.method != node.method)
+                    .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+                other_thread: false,
             });
         }
     }

@@ -8,4 +8,5 @@ assert text =~ /"uri":\s*"src\/main\/java\/demo\/Clean\.java"/ : "no source path
 def log = new File(basedir, 'build.log').text
 assert log.contains('stalecheck: no findings at level warning or above. Report: ')
 assert new File(basedir, 'target/stalecheck.status').text.trim() == 'clean'
+assert !new File(basedir, 'target/stalecheck.html').exists() : "htmlReport = false still wrote the HTML report"
 return true

@@ -22,6 +22,19 @@ public class StaleCheckExtension {
     private boolean openWorld;
     private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
     private String executable;
+    private boolean htmlReport = true;
+
+    /**
+     * Also write the HTML report next to each SARIF file ({@code build/reports/stalecheck/<sourceSet>.html});
+     * default true.
+     */
+    public boolean getHtmlReport() {
+        return htmlReport;
+    }
+
+    public void setHtmlReport(boolean htmlReport) {
+        this.htmlReport = htmlReport;
+    }
 
     /** Do not fail the build when findings at or above {@link #getFailOn()} are reported. */
     public boolean getIgnoreFailures() {

@@ -82,6 +82,12 @@ public class StaleCheckPlugin implements Plugin<Project> {
                 if (task.getReportFile() == null) {
                     task.setReportFile(new File(reports, name + ".sarif"));
                 }
+                if (task.getHtmlReportFile() == null && extension.getHtmlReport()) {
+                    // Next to the SARIF file, as SpotBugs writes its HTML report.
+                    String sarif = task.getReportFile().getName();
+                    String base = sarif.endsWith(".sarif") ? sarif.substring(0, sarif.length() - 6) : sarif;
+                    task.setHtmlReportFile(new File(task.getReportFile().getParentFile(), base + ".html"));
+                }
                 task.init(task.spec(), rootDir, task.getReportFile(), new File(state, name + ".status"));
                 if (task.getFailOn() == null) {
                     task.setFailOn(extension.getFailOn());

@@ -38,6 +38,7 @@ public class StaleCheckTask extends DefaultTask {
     private ScanSpec spec;
     private File rootDir;
     private File reportFile;
+    private File htmlReportFile;
     private File statusFile;
     private File configFile;
     private File baselineFile;
@@ -121,6 +122,17 @@ public class StaleCheckTask extends DefaultTask {
 
     public void setReportFile(File reportFile) {
         this.reportFile = reportFile;
+    }
+
+    /** The HTML report written beside the SARIF file; unset, none is written. */
+    @OutputFile
+    @Optional
+    public File getHtmlReportFile() {
+        return htmlReportFile;
+    }
+
+    public void setHtmlReportFile(File htmlReportFile) {
+        this.htmlReportFile = htmlReportFile;
     }
 
     /** {@code findings} or {@code clean}: whether this scan failed, read by {@code staleCheckReport}. */
@@ -252,11 +264,25 @@ public class StaleCheckTask extends DefaultTask {
             command.add("--console");
             command.add("gradle");
         }
+        boolean html = htmlReportFile != null && Binary.supportsHtml(binary);
+        if (html) {
+            command.add("--html");
+            command.add(htmlReportFile.getAbsolutePath());
+            if (htmlReportFile.exists() && !htmlReportFile.delete()) {
+                throw new GradleException("stalecheck: cannot replace " + htmlReportFile);
+            }
+        } else if (htmlReportFile != null) {
+            getLogger().lifecycle("stalecheck {}: this stalecheck binary cannot write an HTML report (no scan --html);"
+                    + " only the SARIF file is written", spec.name);
+        }
         if (reportFile.exists() && !reportFile.delete()) {
             throw new GradleException("stalecheck: cannot replace " + reportFile);
         }
         int code = Binary.run(command, rootDir, getLogger());
         String where = reportFile.toPath().toUri().toString();
+        if (html && htmlReportFile.isFile()) {
+            getLogger().lifecycle("stalecheck {}: HTML report: {}", spec.name, htmlReportFile.toPath().toUri());
+        }
         if (code == 0) {
             ScanSpec.write(statusFile, CLEAN + "\n");
             getLogger().lifecycle("stalecheck {}: no {}findings{}. Report: {}", spec.name, withBaseline ? "new " : "",

@@ -195,13 +195,23 @@ final class Binary {
         }
     }
 
-    private static final Map<String, Boolean> CONSOLE = new ConcurrentHashMap<>();
+    private static final Map<String, Boolean> FLAGS = new ConcurrentHashMap<>();
 
     /** Whether this binary has {@code scan --console} (an older one, given as executable, has not). */
     static boolean supportsConsole(String binary) {
+        return supports(binary, "--console");
+    }
+
+    /** Whether this binary has {@code scan --html} (writes the HTML report beside the SARIF file). */
+    static boolean supportsHtml(String binary) {
+        return supports(binary, "--html");
+    }
+
+    /** Whether {@code scan --help} of this binary names {@code flag}. */
+    static boolean supports(String binary, String flag) {
         File f = new File(binary);
-        String key = f.getAbsolutePath() + "|" + f.length() + "|" + f.lastModified();
-        Boolean known = CONSOLE.get(key);
+        String key = f.getAbsolutePath() + "|" + f.length() + "|" + f.lastModified() + "|" + flag;
+        Boolean known = FLAGS.get(key);
         if (known != null) {
             return known;
         }
@@ -213,7 +223,7 @@ final class Binary {
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
-                    has |= line.contains("--console");
+                    has |= line.contains(flag + " ") || line.trim().equals(flag);
                 }
             }
             process.waitFor();
@@ -222,7 +232,7 @@ final class Binary {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        CONSOLE.put(key, has);
+        FLAGS.put(key, has);
         return has;
     }
 }

@@ -13,7 +13,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
 /**
  * Scans the module's classes ({@code project.build.outputDirectory}, and the test classes with
  * {@code includeTests}) with the compile classpath and source roots, writes
- * {@code target/stalecheck.sarif}, and fails the build on findings at or above {@code failOn}
+ * {@code target/stalecheck.sarif} (and the HTML report {@code target/stalecheck.html}), and fails the build on findings at or above {@code failOn}
  * (only new ones with a {@code baselineFile}).
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, requiresDependencyResolution = ResolutionScope.TEST,
@@ -33,6 +33,17 @@ public class CheckMojo extends AbstractStaleCheckMojo {
     /** The SARIF report. */
     @Parameter(property = "stalecheck.outputFile", defaultValue = "${project.build.directory}/stalecheck.sarif")
     private File outputFile;
+
+    /**
+     * The HTML report, written next to the SARIF report (as SpotBugs writes its HTML report);
+     * {@code htmlReport = false} leaves it out.
+     */
+    @Parameter(property = "stalecheck.htmlOutputFile", defaultValue = "${project.build.directory}/stalecheck.html")
+    private File htmlOutputFile;
+
+    /** Also write the HTML report ({@code htmlOutputFile}). */
+    @Parameter(property = "stalecheck.htmlReport", defaultValue = "true")
+    private boolean htmlReport;
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
@@ -71,11 +82,25 @@ public class CheckMojo extends AbstractStaleCheckMojo {
             command.add("--console");
             command.add("maven");
         }
+        boolean html = htmlReport && htmlOutputFile != null && Binary.supportsHtml(command.get(0));
+        if (html) {
+            command.add("--html");
+            command.add(htmlOutputFile.getAbsolutePath());
+            if (htmlOutputFile.exists() && !htmlOutputFile.delete()) {
+                throw new MojoExecutionException("stalecheck: cannot replace " + htmlOutputFile);
+            }
+        } else if (htmlReport) {
+            getLog().info("stalecheck: this stalecheck binary cannot write an HTML report (no scan --html);"
+                    + " only the SARIF file is written");
+        }
         if (outputFile.exists() && !outputFile.delete()) {
             throw new MojoExecutionException("stalecheck: cannot replace " + outputFile);
         }
         File status = statusFile(target);
         int code = Binary.run(command, workDir(), getLog());
+        if (html && htmlOutputFile.isFile()) {
+            getLog().info("stalecheck: HTML report: " + htmlOutputFile);
+        }
         String level = level(failOn);
         if (code == 0) {
             write(status, CLEAN + "\n");
