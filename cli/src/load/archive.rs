@@ -92,6 +92,7 @@ pub(super) fn load_archive_file(
         return Found::problem(InputProblem::error(display, reason));
     }
     found.report_over_budget(&display, budget);
+    found.report_too_deep(limits);
     if found.classes.is_empty() && found.problems.is_empty() {
         return Found::problem(InputProblem::warning(display, "no class files found"));
     }
@@ -256,7 +257,7 @@ fn duplicate_notes(
 fn load_entry(archive: &mut Archive, entry: &Planned, outer: &str, depth: u32, cx: &Ctx) -> Found {
     let path = format!("{outer}!/{}", entry.name);
     if entry.nested && depth >= cx.limits.max_nesting {
-        return nesting_problem(path, cx.limits);
+        return nesting_problem(path);
     }
     if cx.work.exceeded() {
         return Found::default();
@@ -281,12 +282,8 @@ fn entry_limit(nested: bool, limits: &Limits) -> u64 {
     }
 }
 
-fn nesting_problem(path: String, limits: &Limits) -> Found {
-    let reason = format!(
-        "archive nested deeper than {} levels; skipped",
-        limits.max_nesting
-    );
-    Found::problem(InputProblem::error(path, reason))
+fn nesting_problem(path: String) -> Found {
+    Found::too_deep(path)
 }
 
 /// What one inflated entry yields: a class, the contents of a nested archive, or a problem.
@@ -374,7 +371,7 @@ fn load_truncated(data: &[u8], display: &str, format: Format, depth: u32, cx: &C
             continue;
         };
         if entry.nested && depth >= cx.limits.max_nesting {
-            found.append(nesting_problem(path, cx.limits));
+            found.append(nesting_problem(path));
             continue;
         }
         read += usize::from(data.is_ok());

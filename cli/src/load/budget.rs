@@ -141,6 +141,9 @@ pub(super) fn read_bounded<'b, R: Read>(
     if declared > max {
         return Err(ReadError::TooLarge);
     }
+    if declared > budget.limit() {
+        return Err(ReadError::OverBudget);
+    }
     let mut held = Held {
         bytes: Vec::new(),
         charged: 0,

@@ -234,6 +234,10 @@ struct Found {
     /// Entries or files skipped because the memory budget could not pay for them (reported
     /// once per top-level input, see [`Found::report_over_budget`]).
     over_budget: u32,
+    /// Archives nested deeper than the limit, and the first of them (reported once per
+    /// top-level input: a nested bomb holds a million of them).
+    too_deep: u32,
+    first_too_deep: Option<String>,
 }
 
 impl Found {
@@ -262,6 +266,35 @@ impl Found {
         self.classes.append(&mut other.classes);
         self.problems.append(&mut other.problems);
         self.over_budget = self.over_budget.saturating_add(other.over_budget);
+        self.too_deep = self.too_deep.saturating_add(other.too_deep);
+        if self.first_too_deep.is_none() {
+            self.first_too_deep = other.first_too_deep;
+        }
+    }
+
+    fn too_deep(path: String) -> Self {
+        Self {
+            too_deep: 1,
+            first_too_deep: Some(path),
+            ..Self::default()
+        }
+    }
+
+    /// One problem for the archives nested too deep, by the path of the first of them.
+    fn report_too_deep(&mut self, limits: &Limits) {
+        let count = std::mem::take(&mut self.too_deep);
+        let Some(first) = self.first_too_deep.take() else {
+            return;
+        };
+        let more = match count.saturating_sub(1) {
+            0 => String::new(),
+            more => format!(", with {more} more archives nested as deep in this input"),
+        };
+        let reason = format!(
+            "archive nested deeper than {} levels; skipped{more}",
+            limits.max_nesting
+        );
+        self.problems.push(InputProblem::error(first, reason));
     }
 
     /// Drops the classes found, giving their bytes back to the budget.
