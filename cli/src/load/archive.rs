@@ -379,6 +379,9 @@ fn load_truncated(data: &[u8], display: &str, format: Format, depth: u32, cx: &C
     }
     let after = match &recovered.cut_at {
         Some(name) => format!("; entry {name} and everything after it are lost"),
+        None if recovered.reached_directory => {
+            "; only part of the directory after them is left, so no entry seems lost".to_owned()
+        }
         None => "; nothing after them could be read".to_owned(),
     };
     let reason = format!(

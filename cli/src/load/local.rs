@@ -15,6 +15,8 @@ use super::budget::{read_bounded, skip_bounded, Held, InputWork, MemoryBudget, R
 
 const LOCAL_HEADER: u32 = 0x0403_4b50;
 const DATA_DESCRIPTOR: u32 = 0x0807_4b50;
+const CENTRAL_HEADER: u32 = 0x0201_4b50;
+const END_OF_DIRECTORY: u32 = 0x0605_4b50;
 const LOCAL_HEADER_LEN: usize = 30;
 const FLAG_ENCRYPTED: u16 = 1;
 const FLAG_DESCRIPTOR: u16 = 1 << 3;
@@ -43,6 +45,8 @@ pub(super) struct Recovered<'b> {
     pub(super) cut_at: Option<String>,
     /// The input's inflation limit was passed while walking.
     pub(super) over_work: bool,
+    /// The walk ended at what is left of the central directory: no entry seems lost.
+    pub(super) reached_directory: bool,
 }
 
 /// Walks the local headers of `data`. Entries whose name `want` accepts are inflated (at most
@@ -58,6 +62,7 @@ pub(super) fn recover<'b>(
         whole: 0,
         cut_at: None,
         over_work: false,
+        reached_directory: false,
     };
     let mut at = 0usize;
     while read_u32(data, at) == Some(LOCAL_HEADER) {
@@ -77,6 +82,10 @@ pub(super) fn recover<'b>(
             }
         }
     }
+    out.reached_directory = matches!(
+        read_u32(data, at),
+        Some(CENTRAL_HEADER | END_OF_DIRECTORY)
+    );
     out
 }
 
