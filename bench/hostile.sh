@@ -8,7 +8,7 @@
 # script exit 1.
 #
 # Usage: bench/hostile.sh [--skip-build] [--limit-gib N] [--binary PATH]...
-#   --skip-build   use the existing target/release/stalecheck
+#   --skip-build   use the existing release build (CARGO_TARGET_DIR respected)
 #   --limit-gib N  run each scan under prlimit --as=N GiB (default 2; 0: none)
 #   --binary PATH  measure this binary too (another build, side by side)
 # The inputs are written once into $BENCH_DIR (default target/bench-hostile) by
@@ -35,7 +35,7 @@ done
 if [ "$skip_build" = 0 ]; then
     cargo build --release --locked -p stalecheck --bin stalecheck >&2
 fi
-binaries=("target/release/stalecheck" "${binaries[@]}")
+binaries=("${CARGO_TARGET_DIR:-target}/release/stalecheck" "${binaries[@]}")
 
 dir="${BENCH_DIR:-target/bench-hostile}"
 if [ ! -f "$dir/bombs/42.zip" ]; then

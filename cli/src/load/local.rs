@@ -82,10 +82,7 @@ pub(super) fn recover<'b>(
             }
         }
     }
-    out.reached_directory = matches!(
-        read_u32(data, at),
-        Some(CENTRAL_HEADER | END_OF_DIRECTORY)
-    );
+    out.reached_directory = matches!(read_u32(data, at), Some(CENTRAL_HEADER | END_OF_DIRECTORY));
     out
 }
 
