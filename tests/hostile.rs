@@ -411,9 +411,52 @@ fn hostile_inputs_scan_to_a_report_under_a_2_gib_limit() {
         truncated["reason"]
             .as_str()
             .unwrap()
-            .contains("1 whole entries"),
+            .contains("1 whole entry was read"),
         "{truncated}"
     );
+
+    // The same problems in every output format: text (stderr) and SARIF (notifications).
+    let subset: Vec<&Expect> = expect
+        .iter()
+        .filter(|e| !e.rel.starts_with("bombs/seven"))
+        .collect();
+    let inputs = [
+        "bombs/cut.jar",
+        "bombs/dups.jar",
+        "bombs/fifo",
+        "bombs/liar.jar",
+        "bombs/42.zip",
+        "bombs/panic",
+    ];
+    let mut args = vec!["scan"];
+    args.extend_from_slice(&inputs);
+    args.push("--no-progress");
+    let text = scan_limited(&dir, &args);
+    let stderr = String::from_utf8_lossy(&text.stderr);
+    assert_eq!(text.status.code(), Some(2), "{stderr}");
+    args.extend_from_slice(&["--format", "sarif"]);
+    let sarif = scan_limited(&dir, &args);
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("a SARIF log");
+    let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    for e in &subset {
+        let lines = stderr
+            .lines()
+            .filter(|l| l.contains(&format!(" {}: ", e.rel)))
+            .count();
+        assert_eq!(lines, 1, "{} once on stderr:\n{stderr}", e.rel);
+        let in_sarif = notes
+            .iter()
+            .filter(|n| {
+                n["message"]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with(&format!("{}: ", e.rel)))
+            })
+            .count();
+        assert_eq!(in_sarif, 1, "{} once in SARIF: {notes:#?}", e.rel);
+    }
+    assert_eq!(notes.len(), subset.len(), "{notes:#?}");
 
     // The budget: classes of 60 MiB, more of them than 1 GiB holds.
     let (report, stdout, _) = scan_checked(&dir, &["valid", "budget"]);

@@ -104,6 +104,19 @@ pub fn contain<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     })
 }
 
+/// [`contain`] for a phase that runs on every thread of the pool (its work fans out to rayon's
+/// workers, whose panics unwind into `f`): while it runs, a panic on any thread is silent. Only
+/// for phases that run alone (the pipeline's phases are sequential).
+pub fn contain_phase<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    PHASE_DEPTH.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let result = contain(f);
+    PHASE_DEPTH.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    result
+}
+
+/// How many [`contain_phase`] calls are running.
+static PHASE_DEPTH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 thread_local! {
     /// How many [`contain`] calls the current thread is inside.
     static QUIET_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -117,7 +130,9 @@ fn install_quiet_hook() {
     INSTALLED.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if QUIET_DEPTH.with(|depth| depth.get()) > 0 {
+            let quiet = QUIET_DEPTH.with(|depth| depth.get()) > 0
+                || PHASE_DEPTH.load(std::sync::atomic::Ordering::SeqCst) > 0;
+            if quiet {
                 let location = info
                     .location()
                     .map(|l| format!("{}:{}", l.file(), l.line()));

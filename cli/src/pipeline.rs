@@ -2,7 +2,6 @@
 //! its summaries, analyse every scanned method (in parallel, a panic contained to its method),
 //! explain. The only I/O is the loader's reading of the inputs and the lookup of source files.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -230,7 +229,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t4 = Instant::now();
     if opts.rules.iter().any(|r| r.is_whole_program()) {
         // One panic here must not lose the per-method findings: contain it like a method's.
-        let whole = catch_unwind(AssertUnwindSafe(|| whole_program(&program, opts)));
+        let whole = crate::diag::contain_phase(|| whole_program(&program, opts));
         match whole {
             Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
@@ -241,7 +240,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
             }
             Err(panic) => problems.push(InputProblem::internal(
                 "(whole program)",
-                format!("internal error in the whole-program analysis: {}; the other rules' findings are kept", panic_message(&panic)),
+                format!("internal error in the whole-program analysis: {panic}; the other rules' findings are kept"),
             )),
         }
     }
@@ -338,14 +337,6 @@ fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
         }
     }
     (found, world.describe(), names, problems, profile)
-}
-
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// What a per-method finding stands on, asked of the program's writes (see [`guards`]): the

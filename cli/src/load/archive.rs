@@ -129,7 +129,18 @@ fn load_archive(data: &[u8], display: &str, format: Format, depth: u32, cx: &Ctx
     found
         .problems
         .extend(duplicate_notes(data, &archive, display, format));
-    let parts: Vec<Found> = plan(archive.file_names().enumerate(), format)
+    let mut planned = plan(archive.file_names().enumerate(), format);
+    if depth >= cx.limits.max_nesting {
+        // Archives nested too deep, counted without being touched (a nested bomb has a million).
+        let mut deep = planned.iter().filter(|entry| entry.nested);
+        if let Some(first) = deep.next() {
+            let mut skipped = nesting_problem(format!("{display}!/{}", first.name));
+            skipped.too_deep += u32::try_from(deep.count()).unwrap_or(u32::MAX - 1);
+            found.append(skipped);
+        }
+        planned.retain(|entry| !entry.nested);
+    }
+    let parts: Vec<Found> = planned
         .par_iter()
         .map_init(
             || archive.clone(),
@@ -384,11 +395,20 @@ fn load_truncated(data: &[u8], display: &str, format: Format, depth: u32, cx: &C
         }
         None => "; nothing after them could be read".to_owned(),
     };
+    let whole = recovered.whole;
     let reason = format!(
         "the archive is truncated (its end, with the directory of its entries, is missing): \
-         {} whole entries were read from their local headers ({read} classes or nested \
-         archives){after}",
-        recovered.whole
+         {whole} whole {} read from their local headers ({read} {}){after}",
+        if whole == 1 {
+            "entry was"
+        } else {
+            "entries were"
+        },
+        if read == 1 {
+            "class or nested archive"
+        } else {
+            "classes or nested archives"
+        },
     );
     found
         .problems

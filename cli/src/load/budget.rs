@@ -127,9 +127,9 @@ pub(super) enum ReadError {
     Io(io::Error),
 }
 
-/// Reads `reader` to its end into memory, at most `max` bytes, in chunks of 64 KiB: the buffer
-/// grows (doubling) only after the growth is charged to `budget`, and every chunk read is
-/// counted in `work` when given. `declared` (the size the container claims) is refused when
+/// Reads `reader` to its end into memory, at most `max` bytes, in chunks of 64 KiB (read into
+/// a scratch chunk, then copied): the buffer grows (doubling) only after the growth is charged
+/// to `budget`, and every chunk read is counted in `work` when given. `declared` (the size the container claims) is refused when
 /// over `max`, and otherwise only sizes the first allocation.
 pub(super) fn read_bounded<'b, R: Read>(
     reader: &mut R,
@@ -155,40 +155,26 @@ pub(super) fn read_bounded<'b, R: Read>(
         &mut held,
         declared.clamp(CHUNK as u64, 1 << 20).min(max.max(1)),
     )?;
-    let mut probe = [0u8; 4096];
+    // Read into a scratch chunk and copy: no buffer is zero-filled before it is read into.
+    let mut chunk = vec![0u8; CHUNK];
     loop {
-        let len = held.bytes.len();
-        let got = if len < held.bytes.capacity() {
-            let step = (held.bytes.capacity() - len).min(CHUNK);
-            held.bytes.resize(len + step, 0);
-            let got = read_some(reader, &mut held.bytes[len..])?;
-            held.bytes.truncate(len + got);
-            got
-        } else {
-            // Full: look for more before paying for a larger buffer.
-            let got = read_some(reader, &mut probe)?;
-            if got > 0 {
-                let capacity = held.bytes.capacity() as u64;
-                if len as u64 + got as u64 > max {
-                    return Err(ReadError::TooLarge);
-                }
-                grow(
-                    &mut held,
-                    capacity.saturating_mul(2).max(CHUNK as u64).min(max),
-                )?;
-                held.bytes.extend_from_slice(&probe[..got]);
-            }
-            got
-        };
+        let got = read_some(reader, &mut chunk)?;
         if got == 0 {
             break;
         }
         if work.is_some_and(|work| !work.spend(got as u64)) {
             return Err(ReadError::OverWork);
         }
-        if held.bytes.len() as u64 > max {
+        let len = held.bytes.len() as u64;
+        if len + got as u64 > max {
             return Err(ReadError::TooLarge);
         }
+        let capacity = held.bytes.capacity() as u64;
+        if len + got as u64 > capacity {
+            let doubled = capacity.saturating_mul(2).max(CHUNK as u64);
+            grow(&mut held, doubled.max(len + got as u64).min(max))?;
+        }
+        held.bytes.extend_from_slice(&chunk[..got]);
     }
     // Give back the room that was not needed.
     held.bytes.shrink_to_fit();

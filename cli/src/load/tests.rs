@@ -306,7 +306,7 @@ fn truncated_jar_keeps_its_intact_entries_with_one_problem() {
     );
     assert!(
         problem.reason.starts_with("the archive is truncated")
-            && problem.reason.contains("12 whole entries")
+            && problem.reason.contains("12 whole entries were read")
             && problem
                 .reason
                 .contains("entry com/x/C12.class and everything after it are lost"),
@@ -345,7 +345,7 @@ fn truncated_jar_written_with_data_descriptors_is_read_from_its_deflate_streams(
     );
     let problem = only_problem(&output);
     assert!(
-        problem.reason.contains("4 whole entries"),
+        problem.reason.contains("4 whole entries were read"),
         "{}",
         problem.reason
     );
