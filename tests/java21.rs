@@ -320,3 +320,134 @@ fn virtual_thread_fixtures_give_the_same_findings_as_platform_threads() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A counter whose `inc` reads and writes in two regions, run by two tasks started by `START`.
+const TASKS: &str = r#"package j21;
+
+import java.util.concurrent.*;
+
+public class Tasks {
+    static final class Counter {
+        private int x;
+
+        synchronized int get() {
+            return x;
+        }
+
+        synchronized void set(int v) {
+            x = v;
+        }
+
+        void inc() {
+            int t = get();
+            set(t + 1);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Counter c = new Counter();
+        START
+    }
+}
+"#;
+
+/// Compiles `TASKS` with `start` in place of `START` and returns its findings.
+fn task_findings(
+    javac: &Path,
+    root: &Path,
+    label: &str,
+    start: &str,
+    extra: &[&str],
+) -> BTreeMap<String, usize> {
+    let src = root.join(label).join("src");
+    let file = src.join("j21/Tasks.java");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, TASKS.replace("START", start)).unwrap();
+    let out = root.join(label).join("classes");
+    fs::create_dir_all(&out).unwrap();
+    let output = Command::new(javac)
+        .args(["-g", "-encoding", "UTF-8"])
+        .args(extra)
+        .arg("-d")
+        .arg(&out)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "javac failed on {label}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    findings(&out)
+}
+
+/// Executors of virtual threads and structured task scopes hand their tasks to threads as the
+/// platform-thread versions do.
+#[test]
+fn virtual_thread_executors_and_task_scopes_give_the_same_findings() {
+    let Some((javac, version)) = javac_21_or_newer() else {
+        println!(
+            "SKIPPED virtual_thread_executors_and_task_scopes_give_the_same_findings: no JDK 21 \
+             or newer found in the JVM directory (/usr/lib/jvm, or STALECHECK_JVM_DIR)"
+        );
+        return;
+    };
+    let root = common::scratch_dir("java21-tasks");
+    let release = ["--release", "21"];
+    let task = "() -> c.inc()";
+    let two_threads = format!("new Thread({task}).start();\n        new Thread({task}).start();");
+    let want = task_findings(&javac, &root, "threads", &two_threads, &release);
+    assert!(
+        want.keys()
+            .any(|k| k.starts_with("method-consistency j21.Tasks$Counter.inc")),
+        "the platform version must give its whole-program finding: {want:#?}"
+    );
+    let pool = |executor: &str| {
+        format!(
+            "ExecutorService e = {executor};\n        e.submit({task});\n        e.submit({task});"
+        )
+    };
+    let pooled = task_findings(
+        &javac,
+        &root,
+        "cached",
+        &pool("Executors.newCachedThreadPool()"),
+        &release,
+    );
+    assert!(!pooled.is_empty(), "the pooled version has findings");
+    for (label, executor) in [
+        (
+            "virtual-executor",
+            "Executors.newVirtualThreadPerTaskExecutor()",
+        ),
+        (
+            "factory-executor",
+            "Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(\"w\", 0).factory())",
+        ),
+    ] {
+        let got = task_findings(&javac, &root, label, &pool(executor), &release);
+        assert_eq!(got, pooled, "{label}: {executor}");
+    }
+    // StructuredTaskScope is a preview API whose shape changes from release to release (a
+    // class with `new ShutdownOnFailure()` in 21, an interface with `open()` in 25): checked in
+    // the shape of JDK 25, with that JDK only.
+    if version == 25 {
+        let scope = format!(
+            "try (var scope = StructuredTaskScope.open()) {{\n            scope.fork({task});\n            \
+             scope.fork({task});\n            scope.join();\n        }}"
+        );
+        let got = task_findings(
+            &javac,
+            &root,
+            "scope",
+            &scope,
+            &["--release", "25", "--enable-preview"],
+        );
+        assert_eq!(got, want, "StructuredTaskScope.fork");
+    } else {
+        println!(
+            "SKIPPED the StructuredTaskScope variant: it is written for JDK 25's preview API, \
+             and the JDK found is {version}"
+        );
+    }
+}
