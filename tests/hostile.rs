@@ -411,7 +411,7 @@ fn hostile_inputs_scan_to_a_report_under_a_2_gib_limit() {
         truncated["reason"]
             .as_str()
             .unwrap()
-            .contains("1 whole entry was read"),
+            .contains("1 whole entry was read from its local header"),
         "{truncated}"
     );
 

@@ -398,11 +398,11 @@ fn load_truncated(data: &[u8], display: &str, format: Format, depth: u32, cx: &C
     let whole = recovered.whole;
     let reason = format!(
         "the archive is truncated (its end, with the directory of its entries, is missing): \
-         {whole} whole {} read from their local headers ({read} {}){after}",
+         {whole} whole {} ({read} {}){after}",
         if whole == 1 {
-            "entry was"
+            "entry was read from its local header"
         } else {
-            "entries were"
+            "entries were read from their local headers"
         },
         if read == 1 {
             "class or nested archive"
