@@ -492,6 +492,22 @@ fn hostile_inputs_scan_to_a_report_under_a_2_gib_limit() {
         .unwrap();
     assert_eq!(fat_kept + skipped, FAT_ENTRIES, "{problems:#?}");
     assert!(fat_kept >= 1 && skipped >= 1, "{problems:#?}");
+
+    // --memory-budget sets the budget: 200 MiB hold three of the classes at most.
+    let (report, _, _) = scan_checked(&dir, &["budget", "--memory-budget", "200"]);
+    let budget = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["path"] == "budget/fat.jar")
+        .expect("the budget's problem");
+    let reason = budget["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("skipped: the scan's memory budget (200 MiB) was used up"),
+        "{reason}"
+    );
+    let skipped: usize = reason.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(skipped >= FAT_ENTRIES - 3, "{reason}");
 }
 
 /// Scans `inputs` (relative to `dir`) under the memory limit: a JSON report, exit code 2 (inputs
