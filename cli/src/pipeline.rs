@@ -2,7 +2,6 @@
 //! its summaries, analyse every scanned method (in parallel, a panic contained to its method),
 //! explain. The only I/O is the loader's reading of the inputs and the lookup of source files.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -97,9 +96,23 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .classes
         .into_par_iter()
         .map(|raw| {
-            parse_class(&raw.bytes, &raw.path, raw.library).map_err(|e| {
-                InputProblem::error(raw.path.clone(), format!("not a valid class file: {e}"))
-            })
+            // Our decoder runs on hostile bytes too: a panic in it (or in cafebabe) loses only
+            // this class, reported once, with nothing printed.
+            let parsed = crate::diag::contain(|| {
+                inject_parse_panic(&raw.path);
+                parse_class(&raw.bytes, &raw.path, raw.library)
+            });
+            match parsed {
+                Ok(Ok(class)) => Ok(class),
+                Ok(Err(e)) => Err(InputProblem::error(
+                    raw.path.clone(),
+                    format!("not a valid class file: {e}"),
+                )),
+                Err(panic) => Err(InputProblem::error(
+                    raw.path.clone(),
+                    format!("not a valid class file: the parser failed on it ({panic})"),
+                )),
+            }
         })
         .collect();
     let mut classes = Vec::with_capacity(parsed.len());
@@ -227,7 +240,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t4 = Instant::now();
     if opts.rules.iter().any(|r| r.is_whole_program()) {
         // One panic here must not lose the per-method findings: contain it like a method's.
-        let whole = catch_unwind(AssertUnwindSafe(|| whole_program(&program, opts)));
+        let whole = crate::diag::contain_phase(|| whole_program(&program, opts));
         match whole {
             Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
@@ -238,7 +251,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
             }
             Err(panic) => problems.push(InputProblem::internal(
                 "(whole program)",
-                format!("internal error in the whole-program analysis: {}; the other rules' findings are kept", panic_message(&panic)),
+                format!("internal error in the whole-program analysis: {panic}; the other rules' findings are kept"),
             )),
         }
     }
@@ -337,14 +350,6 @@ fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
     (found, world.describe(), names, problems, profile)
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
-}
-
 /// What a per-method finding stands on, asked of the program's writes (see [`guards`]): the
 /// enclosing lock every writer must not hold, and the variable it read.
 #[derive(Clone, Copy)]
@@ -375,7 +380,7 @@ fn analyse_class(
     for (mi, method) in class.methods.iter().enumerate() {
         let Some(code) = &method.code else { continue };
         methods.fetch_add(1, Ordering::Relaxed);
-        let result = catch_unwind(AssertUnwindSafe(|| {
+        let result = crate::diag::contain(|| {
             inject_panic(class, method);
             let cfg = Cfg::build(code);
             let cx = MethodCx {
@@ -392,7 +397,7 @@ fn analyse_class(
                 }),
             };
             rules::check_method(&cx, rules)
-        }));
+        });
         let where_ = || {
             format!(
                 "{}.{}{}",
@@ -444,8 +449,7 @@ fn analyse_class(
                 class.path.clone(),
                 format!("method {} was not analysed: {e}", where_()),
             )),
-            Err(panic) => {
-                let msg = panic_message(&panic);
+            Err(msg) => {
                 problems.push(InputProblem::internal(
                     class.path.clone(),
                     format!(
@@ -465,6 +469,20 @@ fn inject_panic(class: &Class, method: &crate::bytecode::Method) {
     if let Some(target) = std::env::var_os("STALECHECK_DEBUG_PANIC") {
         if target.to_string_lossy() == format!("{}.{}", class.dotted_name(), method.name) {
             panic!("injected by STALECHECK_DEBUG_PANIC");
+        }
+    }
+}
+
+/// Fault injection for the end-to-end tests: `STALECHECK_DEBUG_PANIC=parse:SUFFIX` makes the
+/// parsing of every class whose path ends with SUFFIX panic, to prove such a panic is reported
+/// once and prints nothing.
+fn inject_parse_panic(path: &str) {
+    if let Some(target) = std::env::var_os("STALECHECK_DEBUG_PANIC") {
+        let target = target.to_string_lossy();
+        if let Some(suffix) = target.strip_prefix("parse:") {
+            if path.ends_with(suffix) {
+                panic!("injected by STALECHECK_DEBUG_PANIC");
+            }
         }
     }
 }

@@ -233,6 +233,10 @@ struct ScanArgs {
     /// console lines are printed).
     #[arg(long, value_enum, value_name = "STYLE")]
     console: Option<ConsoleArg>,
+    /// The most memory, in MiB, that loading may hold at one time (archives being read, class
+    /// files waiting to be parsed); what does not fit is reported and skipped [default: 1024].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    memory_budget: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -433,7 +437,12 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         source_roots,
         rules,
         config,
-        limits: Limits::default(),
+        limits: Limits {
+            memory_budget: args
+                .memory_budget
+                .map_or(Limits::default().memory_budget, |mib| mib << 20),
+            ..Limits::default()
+        },
     };
     let show_progress = !args.no_progress && std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {

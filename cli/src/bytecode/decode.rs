@@ -426,6 +426,9 @@ pub fn decode_code<'a>(
     refs: &mut RefTable<'a>,
 ) -> Result<Code, String> {
     let code = raw.code;
+    if code.is_empty() {
+        return Err(rejected("its Code attribute is empty"));
+    }
     // Pass 1: where each instruction starts, and the byte offset → instruction index map.
     let mut offsets: Vec<u32> = Vec::with_capacity(code.len() / 2 + 1);
     let mut index_at = vec![u32::MAX; code.len() + 1];
@@ -624,6 +627,8 @@ pub fn decode_code<'a>(
         };
         insns.push(Insn { op: decoded });
     }
+    check_handlers(raw, &index_at)?;
+    check_locals(&insns, raw.max_locals)?;
     let handlers = raw
         .handlers
         .iter()
@@ -650,6 +655,46 @@ pub fn decode_code<'a>(
         switches,
         class_literals,
     })
+}
+
+/// A reason the JVM's verifier would reject the method (and its class) for.
+fn rejected(why: &str) -> String {
+    format!("{why}, which the JVM's verifier rejects")
+}
+
+/// Every exception handler covers a non-empty range of whole instructions inside the code and
+/// starts at an instruction (JVMS 4.7.3).
+fn check_handlers(raw: &RawCode<'_>, index_at: &[u32]) -> Result<(), String> {
+    let len = raw.code.len();
+    let starts_insn = |pc: usize| index_at.get(pc).is_some_and(|&i| i != u32::MAX) && pc < len;
+    for (n, &(start, end, handler)) in raw.handlers.iter().enumerate() {
+        let (start, end, handler) = (start as usize, end as usize, handler as usize);
+        let range_ok = start < end && starts_insn(start) && (end == len || starts_insn(end));
+        if !range_ok || !starts_insn(handler) {
+            return Err(rejected(&format!(
+                "exception handler {n} (range {start}..{end}, handler at {handler}) lies \
+                 outside the {len} bytes of code or not on an instruction"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every local variable an instruction uses lies below `max_locals` (JVMS 4.10.1.9).
+fn check_locals(insns: &[Insn], max_locals: u16) -> Result<(), String> {
+    for (at, insn) in insns.iter().enumerate() {
+        let (index, slots) = match insn.op {
+            Op::Load(index, slots) | Op::Store(index, slots) => (index, u32::from(slots)),
+            Op::Iinc(index) | Op::Ret(index) => (index, 1),
+            _ => continue,
+        };
+        if u32::from(index) + slots > u32::from(max_locals) {
+            return Err(rejected(&format!(
+                "instruction {at} uses local variable {index}, beyond max_locals {max_locals}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

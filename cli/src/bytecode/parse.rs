@@ -40,12 +40,12 @@ pub fn parse_class(bytes: &[u8], path: &str, library: bool) -> Result<Class, Par
 }
 
 fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFailure> {
-    // cafebabe can panic on some malformed input; keep that inside this boundary.
-    // Instructions are decoded by our own `decode` module, not by cafebabe.
-    let parsed = std::panic::catch_unwind(|| {
+    // cafebabe can panic on some malformed input; keep that inside this boundary, silently (the
+    // caller reports the failure once). Instructions are decoded by our own `decode` module.
+    let parsed = crate::diag::contain(|| {
         cafebabe::parse_class_with_options(bytes, ParseOptions::default().parse_bytecode(false))
     })
-    .map_err(|_| ParseFailure("the class file parser panicked on this input".into()))?;
+    .map_err(|_| ParseFailure("the class file parser failed on this input (it panicked)".into()))?;
     let cf = parsed.map_err(|e| ParseFailure(e.to_string()))?;
     let pool = Pool::read(bytes).map_err(ParseFailure)?;
     let mut refs = RefTable::new(&pool);
@@ -60,9 +60,20 @@ fn parse_once(bytes: &[u8], path: &str, library: bool) -> Result<Class, ParseFai
         for attr in &m.attributes {
             match &attr.data {
                 AttributeData::Code(c) => {
-                    code = Some(decode_code(&raw_code(c), &pool, &mut refs).map_err(|e| {
+                    let failure = |e: String| {
                         ParseFailure(format!("method {}{}: {}", m.name, m.descriptor, e))
-                    })?)
+                    };
+                    let is_static = m.access_flags.bits() & acc::STATIC != 0;
+                    let params =
+                        u32::from(descriptor_arg_slots(&descriptor)) + u32::from(!is_static);
+                    if params > u32::from(c.max_locals) {
+                        return Err(failure(format!(
+                            "its parameters take {params} local variables, beyond max_locals {}, \
+                             which the JVM's verifier rejects",
+                            c.max_locals
+                        )));
+                    }
+                    code = Some(decode_code(&raw_code(c), &pool, &mut refs).map_err(failure)?)
                 }
                 AttributeData::RuntimeVisibleAnnotations(a)
                 | AttributeData::RuntimeInvisibleAnnotations(a) => annotations.extend(

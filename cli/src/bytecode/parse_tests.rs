@@ -469,3 +469,122 @@ fn reference_params_only_reads_descriptors() {
     assert!(!reference_params_only("(Ljava/lang/Object;J)V"));
     assert!(!reference_params_only("nonsense"));
 }
+
+/// `demo/V` with one method `m` of the given access, descriptor, `max_locals`, code and
+/// exception table `(start, end, handler)` (catch-all).
+fn one_method(
+    access: u16,
+    desc: &str,
+    max_locals: u16,
+    bytecode: &[u8],
+    handlers: &[(u16, u16, u16)],
+) -> Vec<u8> {
+    let mut pool = Pool::new();
+    let this = pool.class("demo/V");
+    let sup = pool.class(OBJECT);
+    let mut body = Vec::new();
+    body.extend(4u16.to_be_bytes());
+    body.extend(max_locals.to_be_bytes());
+    body.extend(u4(bytecode.len()));
+    body.extend(bytecode);
+    body.extend(u2(handlers.len()));
+    for &(start, end, handler) in handlers {
+        for v in [start, end, handler, 0] {
+            body.extend(v.to_be_bytes());
+        }
+    }
+    body.extend(u2(0));
+    let code_attr = attribute(&mut pool, "Code", &body);
+    let method = member_info(&mut pool, access, "m", desc, &[code_attr]);
+    let mut out = vec![0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 65];
+    out.extend(pool.next.to_be_bytes());
+    out.extend(&pool.bytes);
+    out.extend(0x0021u16.to_be_bytes());
+    out.extend(this.to_be_bytes());
+    out.extend(sup.to_be_bytes());
+    out.extend(u2(0)); // interfaces
+    out.extend(u2(0)); // fields
+    out.extend(u2(1));
+    out.extend(method);
+    out.extend(u2(0)); // attributes
+    out
+}
+
+/// Code that the JVM's verifier rejects is not accepted as if fine: the class is refused with a
+/// reason naming the method.
+#[test]
+fn code_the_verifier_rejects_is_refused_with_its_reason() {
+    const STATIC: u16 = 0x0001 | acc::STATIC;
+    // iload_0; iinc 0 1; ireturn (static (I)I, one local): valid, with a handler over it all.
+    let valid = [0x1a, 0x84, 0, 1, 0xac];
+    let class = parse_class(
+        &one_method(STATIC, "(I)I", 1, &valid, &[(0, 5, 4)]),
+        "V",
+        false,
+    )
+    .unwrap_or_else(|e| panic!("the valid variant must parse: {e}"));
+    assert!(class.methods[0].code.is_some());
+
+    type Case<'a> = (&'a str, u16, &'a [u8], &'a [(u16, u16, u16)], &'a str);
+    let cases: [Case; 7] = [
+        ("(I)I", 1, &[], &[], "its Code attribute is empty"),
+        (
+            "(I)I",
+            1,
+            &valid,
+            &[(0, 9, 4)],
+            "exception handler 0 (range 0..9, handler at 4)",
+        ),
+        (
+            "(I)I",
+            1,
+            &valid,
+            &[(0, 5, 7)],
+            "exception handler 0 (range 0..5, handler at 7)",
+        ),
+        (
+            "(I)I",
+            1,
+            &valid,
+            &[(2, 5, 4)],
+            "exception handler 0 (range 2..5",
+        ),
+        (
+            "(I)I",
+            1,
+            &valid,
+            &[(4, 4, 4)],
+            "exception handler 0 (range 4..4",
+        ),
+        // iload_1 with one local.
+        (
+            "(I)I",
+            1,
+            &[0x1b, 0xac],
+            &[],
+            "instruction 0 uses local variable 1, beyond max_locals 1",
+        ),
+        (
+            "(JI)I",
+            2,
+            &[0x1a, 0xac],
+            &[],
+            "its parameters take 3 local variables, beyond max_locals 2",
+        ),
+    ];
+    for (desc, max_locals, code, handlers, want) in cases {
+        let err = parse_class(
+            &one_method(STATIC, desc, max_locals, code, handlers),
+            "V",
+            false,
+        )
+        .err()
+        .unwrap_or_else(|| panic!("accepted: {want}"));
+        let err = err.to_string();
+        assert!(
+            err.starts_with(&format!("method m{desc}: ")) && err.contains(want),
+            "{err}\n  wanted: {want}"
+        );
+        assert!(err.ends_with("which the JVM's verifier rejects"), "{err}");
+    }
+}

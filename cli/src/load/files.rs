@@ -1,23 +1,25 @@
 //! The file system side: walking directories for `.class` files, reading single class files,
 //! and turning I/O errors into problem reasons.
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::fs::{File, Metadata};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::archive::load_archive_file;
-use super::entries::{is_class, Format};
+use super::budget::{read_bounded, MemoryBudget, ReadError};
+use super::entries::{has_ext, is_class, Format};
 use super::{size_limit, Found, Limits, Loaded};
 use crate::diag::InputProblem;
 
 /// Every `.class` file and archive under `root` (except `module-info.class`), in walk order:
 /// depth first, siblings sorted by file name. Symbolic links are followed; loops among them are
 /// reported as notes and not followed. Archives found in the tree (a `lib/` of jars, the JDK's
-/// `jmods/`) are loaded like archives given directly.
-pub(super) fn load_dir(root: &Path, limits: &Limits) -> Found {
+/// `jmods/`) are loaded like archives given directly. Something with such a name that is not a
+/// regular file (a FIFO, a device, a socket) is reported, never opened.
+pub(super) fn load_dir(root: &Path, limits: &Limits, budget: &MemoryBudget) -> Found {
     let (paths, mut problems) = walk_classes(root);
     let read: Vec<Found> = paths
         .par_iter()
@@ -27,8 +29,8 @@ pub(super) fn load_dir(root: &Path, limits: &Limits) -> Found {
                 .map(|n| n.to_string_lossy())
                 .unwrap_or_default();
             match Format::from_file_name(&name) {
-                Some(format) => load_archive_file(path, format, limits),
-                None => load_class_file(path, limits.max_entry_bytes),
+                Some(format) => load_archive_file(path, format, limits, budget),
+                None => load_class_file(path, limits.max_class_bytes, budget),
             }
         })
         .collect();
@@ -43,16 +45,25 @@ fn walk_classes(root: &Path) -> (Vec<PathBuf>, Vec<InputProblem>) {
     let mut problems = Vec::new();
     let walk = WalkDir::new(root).follow_links(true).sort_by_file_name();
     for entry in walk {
-        match entry {
-            Ok(entry)
-                if entry.file_type().is_file() && {
-                    let name = entry.file_name().to_string_lossy();
-                    is_class(&name) || Format::from_file_name(&name).is_some()
-                } =>
-            {
-                paths.push(entry.into_path());
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                problems.push(walk_problem(root, &err));
+                continue;
             }
-            Ok(_) => {}
+        };
+        let name = entry.file_name().to_string_lossy();
+        let wanted = is_class(&name) || Format::from_file_name(&name).is_some();
+        if !wanted || entry.file_type().is_dir() {
+            continue;
+        }
+        if entry.file_type().is_file() {
+            paths.push(entry.into_path());
+            continue;
+        }
+        let display = entry.path().display().to_string();
+        match entry.metadata() {
+            Ok(metadata) => problems.push(not_regular(display, &metadata)),
             Err(err) => problems.push(walk_problem(root, &err)),
         }
     }
@@ -75,36 +86,74 @@ fn walk_problem(root: &Path, err: &walkdir::Error) -> InputProblem {
     InputProblem::error(path, reason)
 }
 
-/// One class file read from disk, as is (it is not parsed here).
-pub(super) fn load_class_file(path: &Path, max_entry_bytes: u64) -> Found {
-    let display = path.display().to_string();
-    match read_limited(path, max_entry_bytes) {
-        Ok(Some(bytes)) => Found::class(Loaded {
-            path: display,
-            bytes,
-        }),
-        Ok(None) => {
-            let reason = format!(
-                "is larger than the {} limit; skipped",
-                size_limit(max_entry_bytes)
-            );
-            Found::problem(InputProblem::error(display, reason))
+/// A path with a class or archive name that is not a regular file: skipped, never opened (a
+/// FIFO would block the scan, a device would never end).
+pub(super) fn not_regular(display: String, metadata: &Metadata) -> InputProblem {
+    let what = file_kind(metadata);
+    let name_kind = if has_ext(&display, "class") {
+        "a class file"
+    } else {
+        "an archive"
+    };
+    InputProblem::error(
+        display,
+        format!("is {what}, not a regular file, though named like {name_kind}; skipped"),
+    )
+}
+
+fn file_kind(metadata: &Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
         }
-        Err(err) => Found::problem(InputProblem::error(display, io_reason(&err))),
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if metadata.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
     }
 }
 
-/// The whole file, or `None` when it is larger than `max` bytes (checked on the bytes actually
-/// read, not only on the size the file system reports).
-fn read_limited(path: &Path, max: u64) -> io::Result<Option<Vec<u8>>> {
-    let file = File::open(path)?;
-    let declared = file.metadata()?.len();
-    if declared > max {
-        return Ok(None);
+/// One class file read from disk, as is (it is not parsed here), paid from the memory budget.
+pub(super) fn load_class_file(path: &Path, max_class_bytes: u64, budget: &MemoryBudget) -> Found {
+    let display = path.display().to_string();
+    let read = File::open(path)
+        .map_err(ReadError::Io)
+        .and_then(|mut file| {
+            let declared = file.metadata().map_err(ReadError::Io)?.len();
+            read_bounded(&mut file, declared, max_class_bytes, budget, None)
+        });
+    match read {
+        Ok(held) => {
+            let (bytes, charged) = held.keep();
+            Found::class(Loaded {
+                path: display,
+                bytes,
+                charged,
+            })
+        }
+        Err(ReadError::TooLarge | ReadError::OverWork) => {
+            let reason = format!(
+                "is larger than {}, more than any class file can be; skipped",
+                size_limit(max_class_bytes)
+            );
+            Found::problem(InputProblem::error(display, reason))
+        }
+        Err(ReadError::OverBudget) => Found::over_budget(),
+        Err(ReadError::Io(err)) => Found::problem(InputProblem::error(display, io_reason(&err))),
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
-    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
 /// A problem reason for an I/O error: the OS error text, with a plain wording for a missing path.

@@ -16,6 +16,10 @@
 //! - `archive`: jars, wars, ears, zips and jmods read into memory and inflated in parallel,
 //!   archives nested inside them (`BOOT-INF/lib/*.jar`, ...) opened from memory, and the
 //!   [`Limits`] enforced on the bytes actually inflated.
+//! - `budget`: the scan's memory budget (bytes held at one time, shared by all inputs), the
+//!   inflation limit of one input, and reading in bounded chunks paid for before they are
+//!   allocated.
+//! - `local`: reading a truncated archive's entries from their local headers.
 //! - `entries`: what an archive entry name means (class, multi-release variant, nested archive,
 //!   or ignored), as pure string logic.
 //!
@@ -27,9 +31,11 @@
 //! is nested one level deep; deeper than [`Limits::max_nesting`] is skipped with a problem.
 
 mod archive;
+mod budget;
 mod classpath;
 mod entries;
 mod files;
+mod local;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -43,29 +49,42 @@ use rayon::prelude::*;
 pub use classpath::{parse_classpath, ClasspathError};
 
 use crate::diag::InputProblem;
+use budget::MemoryBudget;
 use entries::{has_ext, Format};
 
 const MIB: u64 = 1 << 20;
 
-/// Bounds on what loading one input may inflate, against zip bombs and runaway nesting.
+/// Bounds on what loading may read and hold, against zip bombs, runaway nesting and inputs
+/// larger than the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// How deep archives may nest inside archives (an archive inside a top-level archive is
     /// one level). Default 4.
     pub max_nesting: u32,
-    /// The most bytes one inflated entry (a class or a nested archive) may have. Default 512 MiB.
+    /// The most bytes one class file may have, on disk or inflated. Default 64 MiB: no compiler
+    /// writes class files near that size (the JVM's own limits, 65,535 constants, methods and
+    /// fields and 64 KiB of code per method, keep real ones far smaller; the JDK's largest is
+    /// under 1 MiB), so a bigger one is not a class file.
+    pub max_class_bytes: u64,
+    /// The most bytes one nested archive may inflate to. Default 512 MiB.
     pub max_entry_bytes: u64,
-    /// The most bytes all inflated entries of one top-level input may have together.
-    /// Default 4 GiB.
+    /// The most bytes one top-level input may inflate in total, whether kept or not (the time a
+    /// zip bomb may cost). Default 4 GiB.
     pub max_total_bytes: u64,
+    /// The scan's memory budget: the most bytes loading holds at one time, over all inputs
+    /// (archive files, nested archives being read, class files kept for the parser). What does
+    /// not fit is reported and skipped. Default 1 GiB.
+    pub memory_budget: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Self {
             max_nesting: 4,
+            max_class_bytes: 64 * MIB,
             max_entry_bytes: 512 * MIB,
             max_total_bytes: 4096 * MIB,
+            memory_budget: 1024 * MIB,
         }
     }
 }
@@ -98,6 +117,7 @@ pub struct LoadOutput {
 /// [`RawClass::library`]). Bad inputs are reported in [`LoadOutput::problems`] and the rest
 /// goes on.
 pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadOutput {
+    let budget = MemoryBudget::new(limits.memory_budget);
     let jobs: Vec<(&Path, Role)> = inputs
         .iter()
         .map(|path| (path.as_path(), Role::Scanned))
@@ -105,7 +125,7 @@ pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadO
         .collect();
     let results: Vec<Found> = jobs
         .par_iter()
-        .map(|&(path, role)| load_input(path, role, limits))
+        .map(|&(path, role)| load_input(path, role, limits, &budget))
         .collect();
 
     let mut output = LoadOutput::default();
@@ -149,36 +169,43 @@ enum Role {
     Library,
 }
 
-fn load_input(path: &Path, role: Role, limits: &Limits) -> Found {
+fn load_input(path: &Path, role: Role, limits: &Limits, budget: &MemoryBudget) -> Found {
     let display = path.display().to_string();
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(err) => return Found::problem(InputProblem::error(display, files::io_reason(&err))),
     };
     if metadata.is_dir() {
-        return load_dir(path, role, limits);
+        return load_dir(path, role, limits, budget);
     }
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy())
         .unwrap_or_default();
-    if metadata.is_file() && has_ext(&name, "class") {
+    let known = has_ext(&name, "class") || Format::from_file_name(&name).is_some();
+    if known && !metadata.is_file() {
+        return Found::problem(files::not_regular(display, &metadata));
+    }
+    if has_ext(&name, "class") {
         if entries::is_class(&name) {
-            return files::load_class_file(path, limits.max_entry_bytes);
+            let mut found = files::load_class_file(path, limits.max_class_bytes, budget);
+            found.report_over_budget(&display, budget);
+            return found;
         }
         return Found::default(); // module-info.class
     }
     match Format::from_file_name(&name) {
-        Some(format) if metadata.is_file() => archive::load_archive_file(path, format, limits),
-        _ => Found::problem(InputProblem::error(
+        Some(format) => archive::load_archive_file(path, format, limits, budget),
+        None => Found::problem(InputProblem::error(
             display,
             "not a class file, directory or archive (.jar, .war, .ear, .zip, .jmod)",
         )),
     }
 }
 
-fn load_dir(path: &Path, role: Role, limits: &Limits) -> Found {
-    let found = files::load_dir(path, limits);
+fn load_dir(path: &Path, role: Role, limits: &Limits, budget: &MemoryBudget) -> Found {
+    let mut found = files::load_dir(path, limits, budget);
+    found.report_over_budget(&path.display().to_string(), budget);
     if !found.classes.is_empty() || !found.problems.is_empty() {
         return found;
     }
@@ -195,6 +222,8 @@ fn load_dir(path: &Path, role: Role, limits: &Limits) -> Found {
 struct Loaded {
     path: String,
     bytes: Vec<u8>,
+    /// What its bytes cost the memory budget (given back if the class is dropped).
+    charged: u64,
 }
 
 /// What one input (or part of one) yielded, in its stable order.
@@ -202,26 +231,95 @@ struct Loaded {
 struct Found {
     classes: Vec<Loaded>,
     problems: Vec<InputProblem>,
+    /// Entries or files skipped because the memory budget could not pay for them (reported
+    /// once per top-level input, see [`Found::report_over_budget`]).
+    over_budget: u32,
+    /// Archives nested deeper than the limit, and the first of them (reported once per
+    /// top-level input: a nested bomb holds a million of them).
+    too_deep: u32,
+    first_too_deep: Option<String>,
 }
 
 impl Found {
     fn class(loaded: Loaded) -> Self {
         Self {
             classes: vec![loaded],
-            problems: Vec::new(),
+            ..Self::default()
         }
     }
 
     fn problem(problem: InputProblem) -> Self {
         Self {
-            classes: Vec::new(),
             problems: vec![problem],
+            ..Self::default()
+        }
+    }
+
+    fn over_budget() -> Self {
+        Self {
+            over_budget: 1,
+            ..Self::default()
         }
     }
 
     fn append(&mut self, mut other: Found) {
         self.classes.append(&mut other.classes);
         self.problems.append(&mut other.problems);
+        self.over_budget = self.over_budget.saturating_add(other.over_budget);
+        self.too_deep = self.too_deep.saturating_add(other.too_deep);
+        if self.first_too_deep.is_none() {
+            self.first_too_deep = other.first_too_deep;
+        }
+    }
+
+    fn too_deep(path: String) -> Self {
+        Self {
+            too_deep: 1,
+            first_too_deep: Some(path),
+            ..Self::default()
+        }
+    }
+
+    /// One problem for the archives nested too deep, by the path of the first of them.
+    fn report_too_deep(&mut self, limits: &Limits) {
+        let count = std::mem::take(&mut self.too_deep);
+        let Some(first) = self.first_too_deep.take() else {
+            return;
+        };
+        let more = match count.saturating_sub(1) {
+            0 => String::new(),
+            more => format!(", with {more} more archives nested as deep in this input"),
+        };
+        let reason = format!(
+            "archive nested deeper than {} levels; skipped{more}",
+            limits.max_nesting
+        );
+        self.problems.push(InputProblem::error(first, reason));
+    }
+
+    /// Drops the classes found, giving their bytes back to the budget.
+    fn release(&mut self, budget: &MemoryBudget) {
+        for class in self.classes.drain(..) {
+            budget.release(class.charged);
+        }
+    }
+
+    /// One problem for `display` when some of it was skipped for the memory budget.
+    fn report_over_budget(&mut self, display: &str, budget: &MemoryBudget) {
+        let skipped = std::mem::take(&mut self.over_budget);
+        if skipped == 0 {
+            return;
+        }
+        let reason = format!(
+            "{skipped} {} skipped: the scan's memory budget ({}) was used up",
+            if skipped == 1 {
+                "entry or file was"
+            } else {
+                "entries or files were"
+            },
+            size_limit(budget.limit())
+        );
+        self.problems.push(InputProblem::error(display, reason));
     }
 }
 

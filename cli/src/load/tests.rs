@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::testutil::{class_bytes, zip_bytes, Deflated, Stored, TempDir};
+use super::testutil::{self, class_bytes, zip_bytes, Deflated, Stored, TempDir};
 use super::*;
 use crate::diag::Severity;
 
@@ -274,23 +274,78 @@ fn sample_jar() -> Vec<u8> {
     zip_bytes(&refs)
 }
 
+/// Where the local header of entry `name` starts in the zip `bytes`.
+fn local_header_of(bytes: &[u8], name: &str) -> usize {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let entry = archive.by_name(name).unwrap();
+    entry.header_start() as usize
+}
+
 #[test]
-fn truncated_jar_gives_one_problem() {
+fn truncated_jar_keeps_its_intact_entries_with_one_problem() {
     let tmp = TempDir::new("truncated");
     let bytes = sample_jar();
-    let jar = tmp.write("cut.jar", &bytes[..bytes.len() / 2]);
+    // Cut inside the data of C12 (its last two bytes): C00..C11 are whole.
+    let cut = local_header_of(&bytes, "com/x/C13.class") - 2;
+    let jar = tmp.write("cut.jar", &bytes[..cut]);
     let good = tmp.write("good.jar", &bytes);
 
     let output = load_all(&[&jar, &good]);
-    assert_eq!(output.classes.len(), 20);
-    assert!(output.classes.iter().all(|c| c.order.0 == 1));
+    let from_cut: Vec<&RawClass> = output.classes.iter().filter(|c| c.order.0 == 0).collect();
+    assert_eq!(from_cut.len(), 12);
+    assert_eq!(
+        from_cut[11].path,
+        format!("{}!/com/x/C11.class", shown(&jar))
+    );
+    assert_eq!(from_cut[11].bytes, class_bytes(&"C11".repeat(50)));
+    assert_eq!(output.classes.len(), 32);
     let problem = only_problem(&output);
     assert_eq!(
         (problem.severity, &problem.path),
         (Severity::Error, &shown(&jar))
     );
     assert!(
-        problem.reason == "truncated or not a zip archive",
+        problem.reason.starts_with("the archive is truncated")
+            && problem.reason.contains("12 whole entries were read")
+            && problem
+                .reason
+                .contains("entry com/x/C12.class and everything after it are lost"),
+        "{}",
+        problem.reason
+    );
+    assert!(!problem.reason.contains("EOCD"), "{}", problem.reason);
+}
+
+#[test]
+fn truncated_jar_written_with_data_descriptors_is_read_from_its_deflate_streams() {
+    let tmp = TempDir::new("truncated-descriptor");
+    let names: Vec<String> = (0..6).map(|i| format!("p/D{i}.class")).collect();
+    let entries: Vec<(&str, Vec<u8>)> = names
+        .iter()
+        .map(|n| (n.as_str(), class_bytes(&n.repeat(40))))
+        .collect();
+    let mut bytes = testutil::zip_with_data_descriptors(&entries);
+    assert!(
+        zip::read::read_zipfile_from_stream(&mut std::io::Cursor::new(&bytes)).is_err(),
+        "zip's stream reader must refuse these entries, or this test proves nothing"
+    );
+    let cut = local_header_of(&bytes, "p/D4.class") + 35;
+    bytes.truncate(cut);
+    let jar = tmp.write("descriptors.jar", &bytes);
+
+    let output = load_all(&[&jar]);
+    let want: Vec<String> = names[..4]
+        .iter()
+        .map(|n| format!("{}!/{n}", shown(&jar)))
+        .collect();
+    assert_eq!(paths(&output), want);
+    assert_eq!(
+        output.classes[3].bytes,
+        class_bytes(&"p/D3.class".repeat(40))
+    );
+    let problem = only_problem(&output);
+    assert!(
+        problem.reason.contains("4 whole entries were read"),
         "{}",
         problem.reason
     );
@@ -300,23 +355,160 @@ fn truncated_jar_gives_one_problem() {
 fn truncated_nested_jar_is_reported_by_its_nested_path() {
     let tmp = TempDir::new("truncated-nested");
     let bytes = sample_jar();
+    let cut = local_header_of(&bytes, "com/x/C03.class") + 10;
     let outer = zip_bytes(&[
-        ("lib/cut.jar", &bytes[..bytes.len() / 2], Stored),
+        ("lib/cut.jar", &bytes[..cut], Stored),
         ("com/app/Main.class", b"main", Deflated),
     ]);
     let jar = tmp.write("outer.jar", &outer);
     let output = load_all(&[&jar]);
+    let j = shown(&jar);
     assert_eq!(
         paths(&output),
-        vec![format!("{}!/com/app/Main.class", shown(&jar))]
+        vec![
+            format!("{j}!/com/app/Main.class"),
+            format!("{j}!/lib/cut.jar!/com/x/C00.class"),
+            format!("{j}!/lib/cut.jar!/com/x/C01.class"),
+            format!("{j}!/lib/cut.jar!/com/x/C02.class"),
+        ]
     );
     let problem = only_problem(&output);
-    assert_eq!(problem.path, format!("{}!/lib/cut.jar", shown(&jar)));
+    assert_eq!(problem.path, format!("{j}!/lib/cut.jar"));
     assert!(
-        problem.reason == "truncated or not a zip archive",
+        problem.reason.starts_with("the archive is truncated"),
         "{}",
         problem.reason
     );
+}
+
+#[test]
+fn a_file_that_is_not_a_zip_says_so() {
+    let tmp = TempDir::new("not-zip");
+    let jar = tmp.write("text.jar", b"this is not an archive at all, just text");
+    let output = load_all(&[&jar]);
+    let problem = only_problem(&output);
+    assert!(
+        problem.reason.starts_with("not a zip archive"),
+        "{}",
+        problem.reason
+    );
+}
+
+#[test]
+fn duplicate_entry_names_get_one_note_each_saying_which_copy_was_used() {
+    let tmp = TempDir::new("duplicates");
+    let mut entries: Vec<(String, Vec<u8>)> = (0..1000)
+        .map(|i| {
+            (
+                "com/x/Dup.class".to_owned(),
+                class_bytes(&format!("copy{i}")),
+            )
+        })
+        .collect();
+    entries.push(("com/x/Other.class".to_owned(), class_bytes("other")));
+    entries.push(("readme.txt".to_owned(), b"a".to_vec()));
+    entries.push(("readme.txt".to_owned(), b"b".to_vec()));
+    let bytes = testutil::zip_allowing_duplicates(&entries);
+    let jar = tmp.write("dups.jar", &bytes);
+
+    let output = load_all(&[&jar]);
+    let j = shown(&jar);
+    assert_eq!(
+        paths(&output),
+        vec![
+            format!("{j}!/com/x/Dup.class"),
+            format!("{j}!/com/x/Other.class")
+        ]
+    );
+    assert_eq!(output.classes[0].bytes, class_bytes("copy999"));
+    let problem = only_problem(&output);
+    assert_eq!(
+        (problem.severity, problem.path.as_str()),
+        (Severity::Note, format!("{j}!/com/x/Dup.class").as_str())
+    );
+    assert_eq!(
+        problem.reason,
+        "the archive holds 1000 entries of this name; the last one was used, the other 999 ignored"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_named_like_inputs_are_reported_not_opened() {
+    let tmp = TempDir::new("fifo");
+    let root = tmp.path().join("classes");
+    tmp.write("classes/a/Good.class", &class_bytes("good"));
+    for name in ["a/Pipe.class", "lib/pipe.jar"] {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("run mkfifo");
+        assert!(status.success());
+    }
+    std::os::unix::fs::symlink("/dev/zero", root.join("a/Zero.class")).unwrap();
+
+    let output = load_all(&[&root, &root.join("lib/pipe.jar")]);
+    assert_eq!(paths(&output), vec![shown(&root.join("a/Good.class"))]);
+    let mut problems: Vec<(String, String)> = output
+        .problems
+        .iter()
+        .map(|p| (p.path.clone(), p.reason.clone()))
+        .collect();
+    problems.sort();
+    let want = vec![
+        (
+            shown(&root.join("a/Pipe.class")),
+            "is a named pipe (FIFO), not a regular file, though named like a class file; skipped"
+                .to_owned(),
+        ),
+        (
+            shown(&root.join("a/Zero.class")),
+            "is a character device, not a regular file, though named like a class file; skipped"
+                .to_owned(),
+        ),
+        (
+            shown(&root.join("lib/pipe.jar")),
+            "is a named pipe (FIFO), not a regular file, though named like an archive; skipped"
+                .to_owned(),
+        ),
+    ];
+    assert_eq!(problems, want);
+    assert!(output
+        .problems
+        .iter()
+        .all(|p| p.severity == Severity::Error));
+}
+
+#[test]
+fn what_the_memory_budget_cannot_pay_for_is_skipped_with_one_problem_per_input() {
+    let tmp = TempDir::new("budget");
+    let mib = vec![3u8; 1 << 20];
+    let big = tmp.write(
+        "big.jar",
+        &zip_bytes(&[
+            ("A.class", &mib, Deflated),
+            ("B.class", &mib, Deflated),
+            ("C.class", &mib, Deflated),
+        ]),
+    );
+    let small = tmp.write("small.jar", &zip_bytes(&[("S.class", b"s", Deflated)]));
+    let limits = Limits {
+        memory_budget: (1 << 20) + (1 << 19),
+        ..Limits::default()
+    };
+    let output = load_with(&[&big], &limits);
+    assert_eq!(output.classes.len(), 1, "{:?}", paths(&output));
+    let problem = only_problem(&output);
+    assert_eq!(problem.path, shown(&big));
+    assert_eq!(
+        problem.reason,
+        "2 entries or files were skipped: the scan's memory budget (1572864 bytes) was used up"
+    );
+    // Alone, the small jar fits.
+    let output = load_with(&[&small], &limits);
+    assert_no_problems(&output);
 }
 
 /// Flips every byte of the data of entry `name` of the zip in `bytes`.
@@ -367,7 +559,7 @@ fn entry_inflating_beyond_the_limit_is_skipped() {
     assert!(bytes.len() < 100_000, "the test entry should compress well");
     let jar = tmp.write("bomb.jar", &bytes);
     let limits = Limits {
-        max_entry_bytes: 1 << 20,
+        max_class_bytes: 1 << 20,
         ..Limits::default()
     };
 
@@ -378,7 +570,7 @@ fn entry_inflating_beyond_the_limit_is_skipped() {
     assert_eq!(problem.path, format!("{j}!/com/x/Big.class"));
     assert_eq!(
         problem.reason,
-        "entry inflates beyond the 1 MiB limit; skipped"
+        "entry inflates beyond 1 MiB, more than any class file can be; skipped"
     );
 }
 
@@ -404,7 +596,7 @@ fn entry_limit_holds_on_actual_bytes_when_the_declared_size_lies() {
     lie_about_sizes(&mut bytes, 100);
     let jar = tmp.write("liar.jar", &bytes);
     let limits = Limits {
-        max_entry_bytes: 1 << 20,
+        max_class_bytes: 1 << 20,
         ..Limits::default()
     };
 
@@ -414,7 +606,7 @@ fn entry_limit_holds_on_actual_bytes_when_the_declared_size_lies() {
     assert_eq!(problem.path, format!("{}!/com/x/Big.class", shown(&jar)));
     assert_eq!(
         problem.reason,
-        "entry inflates beyond the 1 MiB limit; skipped"
+        "entry inflates beyond 1 MiB, more than any class file can be; skipped"
     );
 }
 

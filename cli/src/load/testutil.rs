@@ -65,3 +65,101 @@ pub(super) fn class_bytes(name: &str) -> Vec<u8> {
     bytes.extend_from_slice(name.as_bytes());
     bytes
 }
+
+/// A zip written by hand, for what the `zip` crate's writer refuses to make: entries deflated
+/// with their sizes in a data descriptor after the data (as `jar` writes them), or one name
+/// given several times.
+fn raw_zip(entries: &[(&str, Vec<u8>)], descriptors: bool) -> Vec<u8> {
+    use flate2::write::DeflateEncoder;
+    use flate2::Compression;
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in entries {
+        let (method, stored): (u16, Vec<u8>) = if descriptors {
+            let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());
+            encoder.write_all(data).expect("deflate");
+            (8, encoder.finish().expect("deflate"))
+        } else {
+            (0, data.clone())
+        };
+        let crc = crc32(data);
+        let flags: u16 = if descriptors { 1 << 3 } else { 0 };
+        let offset = out.len() as u32;
+        let (local_crc, local_csize, local_size) = if descriptors {
+            (0, 0, 0)
+        } else {
+            (crc, stored.len() as u32, data.len() as u32)
+        };
+        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        out.extend_from_slice(&20u16.to_le_bytes());
+        out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(&method.to_le_bytes());
+        out.extend_from_slice(&[0; 4]); // time, date
+        out.extend_from_slice(&local_crc.to_le_bytes());
+        out.extend_from_slice(&local_csize.to_le_bytes());
+        out.extend_from_slice(&local_size.to_le_bytes());
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&stored);
+        if descriptors {
+            out.extend_from_slice(&0x0807_4b50u32.to_le_bytes());
+            out.extend_from_slice(&crc.to_le_bytes());
+            out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        }
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&20u16.to_le_bytes());
+        central.extend_from_slice(&20u16.to_le_bytes());
+        central.extend_from_slice(&flags.to_le_bytes());
+        central.extend_from_slice(&method.to_le_bytes());
+        central.extend_from_slice(&[0; 4]);
+        central.extend_from_slice(&crc.to_le_bytes());
+        central.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        central.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        central.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        central.extend_from_slice(&[0; 12]); // extra, comment, disk, attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name.as_bytes());
+    }
+    let central_start = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&central_start.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+/// Deflated entries with data descriptors (sizes after the data), as `jar` writes them.
+pub(super) fn zip_with_data_descriptors(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    raw_zip(entries, true)
+}
+
+/// Stored entries, names given as they are (duplicates included).
+pub(super) fn zip_allowing_duplicates(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let refs: Vec<(&str, Vec<u8>)> = entries
+        .iter()
+        .map(|(name, data)| (name.as_str(), data.clone()))
+        .collect();
+    raw_zip(&refs, false)
+}
+
+/// CRC-32 (IEEE), bit by bit: enough for test archives.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}

@@ -2,10 +2,14 @@
 //! for.
 //!
 //! Closed world: `main` methods; `run()` of `Thread` subclasses that are constructed (when the
-//! program starts threads at all); `Runnable`/`Callable`/`Supplier`/`TimerTask` objects, lambdas
-//! and method references passed to `Thread` constructors, executors, `CompletableFuture.*Async`,
-//! timers and scheduled executors. A thread created in a loop or at several sites, or handed to an
-//! executor, stands for many concurrent instances (concurrent with itself).
+//! program starts threads at all); `Runnable`/`Callable`/`Supplier`/`TimerTask`/fork-join task
+//! objects, lambdas and method references handed to a thread by the JDK's API ([`TASK_SINKS`]):
+//! `Thread` constructors, `Thread.startVirtualThread`, the `Thread.ofVirtual()` and
+//! `Thread.ofPlatform()` builders (`start`, `unstarted`) and thread factories (`newThread`),
+//! executors (the virtual-thread-per-task one included), completion services, fork/join pools and
+//! tasks, `CompletableFuture.*Async`, structured task scopes (`fork`), timers and scheduled
+//! executors, and the AWT/Swing event thread. A thread created in a loop or at several sites, or
+//! handed to a pool, stands for many concurrent instances (concurrent with itself).
 //!
 //! Open world (no entry point found, or asked for): every public method of a scanned class that
 //! synchronizes (or is annotated `@ThreadSafe`) may be called by many concurrent threads; they
@@ -52,56 +56,177 @@ impl World {
     }
 }
 
-/// Calls that hand a task to another thread: `(class, method, hands to many threads)`.
-const TASK_SINKS: &[(&str, &str, bool)] = &[
-    ("java/lang/Thread", "<init>", false),
-    ("java/util/concurrent/Executor", "execute", true),
-    ("java/util/concurrent/ExecutorService", "execute", true),
-    ("java/util/concurrent/ExecutorService", "submit", true),
+/// What a call does with the task it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sink {
+    /// Starts one new thread running the task now (`Thread.startVirtualThread`,
+    /// `Thread.Builder.start`, `StructuredTaskScope.fork`).
+    Starts,
+    /// Creates a thread for the task that the program starts later (`new Thread(r)`,
+    /// `Thread.Builder.unstarted`, `ThreadFactory.newThread`): counted only when the program
+    /// starts threads at all.
+    Creates,
+    /// Hands the task to a pool or timer that may run it on several threads at once (executors,
+    /// `CompletableFuture.*Async`, timers, fork/join).
+    Pool,
+    /// Hands the task to the one event dispatch thread (`EventQueue.invokeLater`).
+    EventThread,
+}
+
+const THREAD_BUILDERS: [&str; 3] = [
+    "java/lang/Thread$Builder",
+    "java/lang/Thread$Builder$OfPlatform",
+    "java/lang/Thread$Builder$OfVirtual",
+];
+
+/// `CompletableFuture` methods that run a function on the pool (the `*Async` family).
+const COMPLETABLE_ASYNC: &[&str] = &[
+    "runAsync",
+    "supplyAsync",
+    "thenApplyAsync",
+    "thenAcceptAsync",
+    "thenRunAsync",
+    "thenCombineAsync",
+    "thenAcceptBothAsync",
+    "runAfterBothAsync",
+    "applyToEitherAsync",
+    "acceptEitherAsync",
+    "runAfterEitherAsync",
+    "thenComposeAsync",
+    "whenCompleteAsync",
+    "handleAsync",
+    "exceptionallyAsync",
+    "exceptionallyComposeAsync",
+    "completeAsync",
+];
+
+/// Calls that hand a task to another thread, from the JDK's documented API: `(class, method,
+/// what happens)`. A call matches when its class is the named one or a subtype of it known to
+/// the program. The task is any argument (or, for `ForkJoinTask.fork`, the receiver) that is a
+/// task object created or a lambda made in the same method. Tasks handed over inside a
+/// collection (`ExecutorService.invokeAll`) are not followed.
+const TASK_SINKS: &[(&str, &str, Sink)] = &[
+    ("java/lang/Thread", "<init>", Sink::Creates),
+    ("java/lang/Thread", "startVirtualThread", Sink::Starts),
+    (THREAD_BUILDERS[0], "start", Sink::Starts),
+    (THREAD_BUILDERS[1], "start", Sink::Starts),
+    (THREAD_BUILDERS[2], "start", Sink::Starts),
+    (THREAD_BUILDERS[0], "unstarted", Sink::Creates),
+    (THREAD_BUILDERS[1], "unstarted", Sink::Creates),
+    (THREAD_BUILDERS[2], "unstarted", Sink::Creates),
+    // Also the factories of `Thread.Builder.factory()` and `Executors.*ThreadFactory()`.
+    (
+        "java/util/concurrent/ThreadFactory",
+        "newThread",
+        Sink::Creates,
+    ),
+    ("java/util/concurrent/Executor", "execute", Sink::Pool),
+    (
+        "java/util/concurrent/ExecutorService",
+        "execute",
+        Sink::Pool,
+    ),
+    ("java/util/concurrent/ExecutorService", "submit", Sink::Pool),
     (
         "java/util/concurrent/AbstractExecutorService",
         "submit",
-        true,
+        Sink::Pool,
     ),
-    ("java/util/concurrent/ThreadPoolExecutor", "execute", true),
-    ("java/util/concurrent/ThreadPoolExecutor", "submit", true),
+    (
+        "java/util/concurrent/ThreadPoolExecutor",
+        "execute",
+        Sink::Pool,
+    ),
+    (
+        "java/util/concurrent/ThreadPoolExecutor",
+        "submit",
+        Sink::Pool,
+    ),
     (
         "java/util/concurrent/ScheduledExecutorService",
         "schedule",
-        true,
+        Sink::Pool,
     ),
     (
         "java/util/concurrent/ScheduledExecutorService",
         "scheduleAtFixedRate",
-        true,
+        Sink::Pool,
     ),
     (
         "java/util/concurrent/ScheduledExecutorService",
         "scheduleWithFixedDelay",
-        true,
+        Sink::Pool,
     ),
     (
         "java/util/concurrent/ScheduledThreadPoolExecutor",
         "schedule",
-        true,
+        Sink::Pool,
     ),
-    ("java/util/concurrent/ForkJoinPool", "execute", true),
-    ("java/util/concurrent/ForkJoinPool", "submit", true),
-    ("java/util/concurrent/CompletableFuture", "runAsync", true),
     (
-        "java/util/concurrent/CompletableFuture",
-        "supplyAsync",
-        true,
+        "java/util/concurrent/CompletionService",
+        "submit",
+        Sink::Pool,
     ),
-    ("java/util/Timer", "schedule", true),
-    ("java/util/Timer", "scheduleAtFixedRate", true),
+    (
+        "java/util/concurrent/ExecutorCompletionService",
+        "submit",
+        Sink::Pool,
+    ),
+    ("java/util/concurrent/ForkJoinPool", "execute", Sink::Pool),
+    ("java/util/concurrent/ForkJoinPool", "submit", Sink::Pool),
+    ("java/util/concurrent/ForkJoinPool", "invoke", Sink::Pool),
+    ("java/util/concurrent/ForkJoinTask", "fork", Sink::Pool),
+    // Preview in Java 21 to 25: a class, then an interface; `fork` starts one thread.
+    (
+        "java/util/concurrent/StructuredTaskScope",
+        "fork",
+        Sink::Starts,
+    ),
+    (
+        "java/util/concurrent/StructuredTaskScope$ShutdownOnFailure",
+        "fork",
+        Sink::Starts,
+    ),
+    (
+        "java/util/concurrent/StructuredTaskScope$ShutdownOnSuccess",
+        "fork",
+        Sink::Starts,
+    ),
+    ("java/util/Timer", "schedule", Sink::Pool),
+    ("java/util/Timer", "scheduleAtFixedRate", Sink::Pool),
+    ("java/awt/EventQueue", "invokeLater", Sink::EventThread),
+    ("java/awt/EventQueue", "invokeAndWait", Sink::EventThread),
+    (
+        "javax/swing/SwingUtilities",
+        "invokeLater",
+        Sink::EventThread,
+    ),
+    (
+        "javax/swing/SwingUtilities",
+        "invokeAndWait",
+        Sink::EventThread,
+    ),
 ];
+
+/// The sink a call is, if it is one.
+fn sink_of(p: &Program, class: &str, name: &str) -> Option<Sink> {
+    if class == "java/util/concurrent/CompletableFuture" && COMPLETABLE_ASYNC.contains(&name) {
+        return Some(Sink::Pool);
+    }
+    TASK_SINKS
+        .iter()
+        .find(|(c, n, _)| *n == name && p.is_subclass_of(class, c))
+        .map(|&(_, _, sink)| sink)
+}
 
 /// Task interfaces and the method a thread runs: `(name, descriptor)`.
 const TASK_METHODS: &[(&str, &str)] = &[
     ("run", "()V"),
     ("call", "()Ljava/lang/Object;"),
     ("get", "()Ljava/lang/Object;"),
+    // `RecursiveTask`, `RecursiveAction`: what `ForkJoinTask.fork` runs.
+    ("compute", "()Ljava/lang/Object;"),
+    ("compute", "()V"),
 ];
 
 /// Find the abstract threads.
@@ -238,7 +363,7 @@ fn closed_world(p: &Program) -> Vec<AbstractThread> {
                 let spawns = code.insns.iter().any(|i| match i.op {
                     Op::Invoke(_, r) => {
                         let m = c.member(r);
-                        TASK_SINKS.iter().any(|(_, n, _)| *n == &*m.name)
+                        sink_of(p, &m.class, &m.name).is_some()
                             || (&*m.name == "<init>"
                                 && p.is_subclass_of(&m.class, "java/lang/Thread"))
                     }
@@ -397,15 +522,13 @@ impl Observer for Finder<'_> {
             }
             return;
         }
-        let Some(&(_, _, many)) = TASK_SINKS
-            .iter()
-            .find(|(c, n, _)| *n == &*m.name && self.p.is_subclass_of(&m.class, c))
-        else {
+        let Some(sink) = sink_of(self.p, &m.class, &m.name) else {
             return;
         };
-        if &*m.name == "<init>" && !self.starts_threads {
+        if sink == Sink::Creates && !self.starts_threads {
             return;
         }
+        let many = sink == Sink::Pool;
         for slot in &frame.stack[first..] {
             if let Some((entry, what)) = self.task_of(slot.sym) {
                 self.found.push(Spawn {
