@@ -78,6 +78,10 @@ pub struct Step {
     /// that runs the finding's method.
     #[serde(skip)]
     pub other_thread: bool,
+    /// The bytecode offset of the step's instruction (`pc`, as `javap -c` prints it): where the
+    /// step is when there is no source line.
+    #[serde(skip)]
+    pub pc: Option<u32>,
 }
 
 impl StepKind {
@@ -101,8 +105,8 @@ impl Step {
     pub fn place(&self, method: &str) -> String {
         let insn = || {
             let m = self.method.as_deref().unwrap_or(method);
-            match self.at {
-                Some(a) => format!("{m} #{a}"),
+            match self.pc {
+                Some(pc) => format!("{m} @{pc}"),
                 None => m.to_string(),
             }
         };
@@ -127,7 +131,25 @@ impl Step {
             at,
             method: None,
             other_thread: false,
+            pc: None,
         }
+    }
+
+    /// The step with its bytecode offset, from the code of its method.
+    pub fn in_code(mut self, code: Option<&Code>) -> Step {
+        self.pc = self.at.and_then(|a| code?.offset_of(a));
+        self
+    }
+}
+
+/// The bytecode offsets of the steps of the finding's own method (those naming no other method
+/// or file), from its code.
+pub fn own_offsets(steps: &mut [Step], code: Option<&Code>) {
+    for st in steps
+        .iter_mut()
+        .filter(|s| s.pc.is_none() && s.method.is_none() && s.file.is_none())
+    {
+        st.pc = st.at.and_then(|a| code?.offset_of(a));
     }
 }
 
@@ -356,6 +378,7 @@ pub fn explain(class: &Class, method: &Method, code: &Code, f: &Finding) -> Diag
         },
     ));
     name_back_edges(code, &mut steps);
+    own_offsets(&mut steps, Some(code));
     Diagnostic {
         rule: f.rule,
         level: meta.level,
@@ -392,13 +415,14 @@ pub fn wrong_lock(d: &mut Diagnostic, p: &crate::program::Program, writer: Metho
     let step = Step {
         kind: StepKind::Stale,
         line,
-        message: format!(
-            "{who} writes it here under a different lock: the critical section does not exclude it"
-        ),
+        message: "written here under a different lock, which the critical section does not \
+                  exclude"
+            .to_string(),
         file: (file != d.file).then_some(file),
         at: Some(at),
         method: Some(format!("{simple}.{}", method.name)),
         other_thread: true,
+        pc: method.code.as_ref().and_then(|c| c.offset_of(at)),
     };
     let at_use = d
         .steps

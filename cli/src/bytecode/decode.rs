@@ -429,6 +429,9 @@ pub fn decode_code<'a>(
     if code.is_empty() {
         return Err(rejected("its Code attribute is empty"));
     }
+    if code.len() > usize::from(u16::MAX) {
+        return Err(rejected("its code is longer than 65,535 bytes"));
+    }
     // Pass 1: where each instruction starts, and the byte offset → instruction index map.
     let mut offsets: Vec<u32> = Vec::with_capacity(code.len() / 2 + 1);
     let mut index_at = vec![u32::MAX; code.len() + 1];
@@ -652,6 +655,8 @@ pub fn decode_code<'a>(
         insns,
         handlers,
         lines,
+        // Every offset is below the code's length, checked above to fit.
+        offsets: offsets.iter().map(|&o| o as u16).collect(),
         switches,
         class_literals,
     })

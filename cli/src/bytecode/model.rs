@@ -185,6 +185,9 @@ pub struct Code {
     pub handlers: Vec<Handler>,
     /// `(first instruction index, source line)`, sorted by instruction index.
     pub lines: Vec<(u32, u32)>,
+    /// The byte offset of each instruction in the `Code` attribute (`pc`, as `javap -c` prints
+    /// it); a method's code is shorter than 64 KiB.
+    pub offsets: Vec<u16>,
     /// Jump tables of the switches: [`Op::Switch`] holds an index into this.
     pub switches: Vec<Box<[u32]>>,
     /// Hashes of the class literals loaded by `ldc` ([`crate::analysis::locks::class_hash`]):
@@ -203,6 +206,11 @@ impl Code {
 }
 
 impl Code {
+    /// The byte offset (`pc`) of instruction `insn`.
+    pub fn offset_of(&self, insn: u32) -> Option<u32> {
+        self.offsets.get(insn as usize).map(|&o| u32::from(o))
+    }
+
     /// The source line of an instruction, from the `LineNumberTable`.
     pub fn line_of(&self, insn: u32) -> Option<u32> {
         let i = self.lines.partition_point(|&(start, _)| start <= insn);
@@ -474,6 +482,7 @@ mod tests {
             insns: vec![],
             handlers: vec![],
             lines: vec![(0, 10), (3, 12), (7, 11)],
+            offsets: vec![],
             switches: vec![],
             class_literals: vec![],
         };

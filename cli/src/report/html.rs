@@ -434,16 +434,16 @@ fn finding(
     if let Some(ls) = lines {
         excerpt(s, n, d, ls, &has_src);
     } else if d.source.is_none() {
-        s.push_str("<p class=\"muted\">The source file was not found (pass --source-root): the steps are placed by line, instruction index and method.</p>\n");
+        s.push_str("<p class=\"muted\">The source file was not found (pass --source-root): the steps are placed by line, bytecode offset and method.</p>\n");
     }
     s.push_str("</section>\n");
 }
 
-/// `method #index`: where a step is in the bytecode.
+/// `method @pc`: where a step is in the bytecode (its byte offset, as `javap -c` prints it).
 fn insn_place(d: &Diagnostic, st: &Step) -> Option<String> {
     let m = st.method.as_deref().unwrap_or(&d.method);
-    Some(match st.at {
-        Some(a) => format!("{m} #{a}"),
+    Some(match st.pc {
+        Some(pc) => format!("{m} @{pc}"),
         None => m.to_string(),
     })
 }
@@ -754,7 +754,7 @@ impl Shapes {
 /// view) between them on lane 2, arrows along the value's path and from the write to the step
 /// it breaks (the shared shape, [`Shapes`]); over it the thread names and, per step, a link to
 /// its entry in the step list (which links to the source line) labelled with the line, or the
-/// method and instruction index when there is no source.
+/// method and bytecode offset when there is no source.
 fn diagram(s: &mut String, shapes: &mut Shapes, n: usize, d: &Diagnostic, with_source: bool) {
     if d.steps.is_empty() {
         return;
@@ -845,19 +845,28 @@ mod tests {
             line: Some(5),
             age: Some(1),
             steps: vec![
-                Step::here(
-                    StepKind::Read,
-                    Some(3),
-                    Some(2),
-                    "read <here> & 'there'".into(),
-                ),
-                Step::here(
-                    StepKind::Stale,
-                    None,
-                    Some(7),
-                    "a lock is acquired here".into(),
-                ),
-                Step::here(StepKind::Use, Some(5), Some(9), "used".into()),
+                Step {
+                    pc: Some(4),
+                    ..Step::here(
+                        StepKind::Read,
+                        Some(3),
+                        Some(2),
+                        "read <here> & 'there'".into(),
+                    )
+                },
+                Step {
+                    pc: Some(14),
+                    ..Step::here(
+                        StepKind::Stale,
+                        None,
+                        Some(7),
+                        "a lock is acquired here".into(),
+                    )
+                },
+                Step {
+                    pc: Some(20),
+                    ..Step::here(StepKind::Use, Some(5), Some(9), "used".into())
+                },
             ],
             threads: vec!["thread <main> & co".into()],
             evidence: None,
@@ -885,7 +894,7 @@ mod tests {
         );
         assert!(s.contains("read &lt;here&gt; &amp; &#39;there&#39;"), "{s}");
         // The diagram and its shape parse as XML; without source the steps are placed by
-        // method and instruction.
+        // method and bytecode offset.
         let start = s.find("<svg class=\"diagram\"").unwrap();
         let end = s[start..].find("</svg>").unwrap() + start + 6;
         let svg = roxmltree::Document::parse(&s[start..end]).expect("well-formed diagram");
@@ -896,7 +905,7 @@ mod tests {
             .collect();
         assert_eq!(
             labels,
-            ["&lt;init&gt; #2", "&lt;init&gt; #7", "&lt;init&gt; #9"]
+            ["&lt;init&gt; @4", "&lt;init&gt; @14", "&lt;init&gt; @20"]
                 .map(|l| l.replace("&lt;", "<").replace("&gt;", ">"))
         );
         let symbols = format!(

@@ -229,7 +229,9 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         at: site(f.src.loc.at),
         method: method_of(f.src.loc.method),
         other_thread: false,
-    }];
+        pc: None,
+    }
+    .in_code(p.method(f.src.loc.method).code.as_ref())];
     if let Some(left) = f.left_at {
         steps.push(Step::here(
             StepKind::Stale,
@@ -309,6 +311,7 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
     )
     };
+    crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::CausalStaleValue,
         level: RuleId::CausalStaleValue.meta().level,

@@ -559,7 +559,9 @@ fn step_at(
         at: at.filter(|&a| a != crate::analysis::locks::METHOD_SITE),
         method: Some(format!("{simple}.{}", p.method(m).name)),
         other_thread: false,
+        pc: None,
     }
+    .in_code(p.method(m).code.as_ref())
 }
 
 fn explain(
@@ -691,6 +693,7 @@ fn explain(
             st.method = None;
         }
     }
+    crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::HighLevelDataRace,
         level: RuleId::HighLevelDataRace.meta().level,

@@ -424,21 +424,26 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         let text = view_text(p, v, &lv.fields, &x.vars);
         view_descs.push(format!("{text} under {what}"));
         let file = source_path(lc);
-        steps.push(Step {
-            kind: StepKind::Lock,
-            line: acq_line,
-            // The threads are named once: a lock view run by the method's own threads (the
-            // headline's "run by") says so in a word.
-            message: if v.reached_by[lv.node] == v.reached_by[x.node] {
-                format!("lock view {text}: {what}, run by the same threads")
-            } else {
-                format!("lock view {text}: {what}, run by {}", threads.join(", "))
-            },
-            file: (file != source_path(class)).then_some(file.clone()),
-            at: (lv.site != METHOD_SITE).then_some(lv.site),
-            method: (ln.method != node.method).then(|| format!("{}.{}", simple(&lc.name), lm.name)),
-            other_thread: false,
-        });
+        steps.push(
+            Step {
+                kind: StepKind::Lock,
+                line: acq_line,
+                // The threads are named once: a lock view run by the method's own threads (the
+                // headline's "run by") says so in a word.
+                message: if v.reached_by[lv.node] == v.reached_by[x.node] {
+                    format!("lock view {text}: {what}, run by the same threads")
+                } else {
+                    format!("lock view {text}: {what}, run by {}", threads.join(", "))
+                },
+                file: (file != source_path(class)).then_some(file.clone()),
+                at: (lv.site != METHOD_SITE).then_some(lv.site),
+                method: (ln.method != node.method)
+                    .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+                other_thread: false,
+                pc: None,
+            }
+            .in_code(lcode),
+        );
         let facts = &v.facts[lv.node];
         if let Some(acc) = facts
             .accesses
@@ -452,19 +457,23 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             } else {
                 "read"
             };
-            steps.push(Step {
-                kind: StepKind::Access,
-                line: lcode.and_then(|c| c.line_of(acc.at)),
-                message: format!(
-                    "`{}.{fname}` is {kind} here, inside that lock",
-                    simple(&owner.name)
-                ),
-                file: (file != source_path(class)).then_some(file),
-                at: Some(acc.at),
-                method: (ln.method != node.method)
-                    .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
-                other_thread: false,
-            });
+            steps.push(
+                Step {
+                    kind: StepKind::Access,
+                    line: lcode.and_then(|c| c.line_of(acc.at)),
+                    message: format!(
+                        "`{}.{fname}` is {kind} here, inside that lock",
+                        simple(&owner.name)
+                    ),
+                    file: (file != source_path(class)).then_some(file),
+                    at: Some(acc.at),
+                    method: (ln.method != node.method)
+                        .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+                    other_thread: false,
+                    pc: None,
+                }
+                .in_code(lcode),
+            );
         }
     }
     let threads: Vec<String> = v.reached_by[x.node]
@@ -480,6 +489,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         view_descs[1],
         threads.join(", ")
     );
+    crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::MethodConsistency,
         level: RuleId::MethodConsistency.meta().level,
