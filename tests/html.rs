@@ -612,3 +612,27 @@ fn with_a_baseline_the_overview_counts_new_and_baselined_findings() {
         );
     }
 }
+
+/// Input problems reach the HTML report too: one row per bad input, with its path and reason.
+#[test]
+fn input_problems_are_listed() {
+    let dir = common::scratch_dir("html-problems");
+    std::fs::write(dir.join("Broken.class"), b"\xca\xfe\xba\xbe not a class").expect("write");
+    std::fs::write(dir.join("cut.jar"), b"PK\x03\x04 truncated").expect("write");
+    let run = common::stalecheck([
+        "scan".as_ref(),
+        dir.as_os_str(),
+        "--format".as_ref(),
+        "html".as_ref(),
+    ]);
+    run.expect_code(2, "a scan with unreadable inputs");
+    let doc = &run.stdout;
+    let rows = between(doc, "<tr class=\"problem\"", "</tr>");
+    assert_eq!(rows.len(), 2, "one row per bad input: {rows:?}");
+    assert!(rows.iter().any(|r| r.contains("Broken.class")), "{rows:?}");
+    assert!(rows.iter().any(|r| r.contains("cut.jar")), "{rows:?}");
+    assert!(
+        rows.iter().all(|r| r.contains("data-severity=\"error\"")),
+        "{rows:?}"
+    );
+}

@@ -149,6 +149,7 @@ pub fn render(report: &Report<'_>) -> String {
          </defs></svg>\n<main>\n",
     );
     overview(&mut s, report, &shown);
+    problems(&mut s, &out.problems);
     let mut sources: Sources = HashMap::new();
     let mut shapes = Shapes::default();
     // Pages of findings: the first is plain HTML; the others are inside `<noscript>`, which
@@ -183,6 +184,33 @@ pub fn render(report: &Report<'_>) -> String {
     s.push_str(JS);
     s.push_str("</script>\n</body></html>\n");
     s
+}
+
+/// The input problems of the scan (what could not be read or analysed, and notes on doubtful
+/// inputs), one row each, as in every other format.
+fn problems(s: &mut String, problems: &[crate::diag::InputProblem]) {
+    if problems.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "<section id=\"problems\"><h2>Input problems ({})</h2>\n<table><thead><tr><th>severity</th><th>input</th><th>reason</th></tr></thead><tbody>",
+        problems.len()
+    );
+    for p in problems {
+        let sev = match p.severity {
+            crate::diag::Severity::Error => "error",
+            crate::diag::Severity::Warning => "warning",
+            crate::diag::Severity::Note => "note",
+        };
+        let _ = writeln!(
+            s,
+            "<tr class=\"problem\" data-severity=\"{sev}\"><td>{sev}</td><td><code>{}</code></td><td>{}</td></tr>",
+            esc(&p.path),
+            esc(&p.reason)
+        );
+    }
+    s.push_str("</tbody></table></section>\n");
 }
 
 fn overview(s: &mut String, report: &Report<'_>, shown: &[usize]) {
