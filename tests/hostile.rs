@@ -508,6 +508,21 @@ fn hostile_inputs_scan_to_a_report_under_a_2_gib_limit() {
     );
     let skipped: usize = reason.split_whitespace().next().unwrap().parse().unwrap();
     assert!(skipped >= FAT_ENTRIES - 3, "{reason}");
+
+    // So does `memory-budget` in stalecheck.toml.
+    std::fs::write(dir.join("budget.toml"), "memory-budget = 200\n").expect("write the config");
+    let (report, _, _) = scan_checked(&dir, &["budget", "--config", "budget.toml"]);
+    let from_file = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["path"] == "budget/fat.jar")
+        .expect("the budget's problem");
+    let reason = from_file["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("skipped: the scan's memory budget (200 MiB) was used up"),
+        "{reason}"
+    );
 }
 
 /// Scans `inputs` (relative to `dir`) under the memory limit: a JSON report, exit code 2 (inputs

@@ -146,6 +146,9 @@ pub struct SuppressEntry {
     pub origin: String,
 }
 
+/// The largest memory budget, in MiB, that `--memory-budget` and `memory-budget` take (16 TiB).
+pub const MAX_MEMORY_BUDGET_MIB: u64 = 1 << 24;
+
 /// The settings of a `stalecheck.toml`. Paths are resolved against the file's directory.
 #[derive(Clone, Debug, Default)]
 pub struct FileConfig {
@@ -160,6 +163,9 @@ pub struct FileConfig {
     pub open_world: Option<bool>,
     /// `lenient = true`: inputs that cannot be read are warnings, not errors (like `--lenient`).
     pub lenient: Option<bool>,
+    /// `memory-budget = MIB`: the most memory loading may hold at one time (like
+    /// `--memory-budget`).
+    pub memory_budget: Option<u64>,
     pub source_roots: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<String>,
@@ -177,6 +183,7 @@ struct RawConfig {
     exclude: Option<Vec<Spanned<String>>>,
     open_world: Option<bool>,
     lenient: Option<bool>,
+    memory_budget: Option<Spanned<toml::Value>>,
     source_roots: Option<Vec<String>>,
     baseline: Option<String>,
     fail_on: Option<Spanned<String>>,
@@ -262,6 +269,21 @@ impl FileConfig {
         }
         cfg.open_world = raw.open_world;
         cfg.lenient = raw.lenient;
+        if let Some(b) = raw.memory_budget {
+            let mib = b
+                .get_ref()
+                .as_integer()
+                .and_then(|m| u64::try_from(m).ok())
+                .filter(|m| (1..=MAX_MEMORY_BUDGET_MIB).contains(m))
+                .ok_or_else(|| {
+                    let written = text.get(b.span()).unwrap_or("this");
+                    err(b.span(), format!("a memory budget of {written} MiB")).with_help(format!(
+                        "memory-budget is a whole number of MiB from 1 to \
+                             {MAX_MEMORY_BUDGET_MIB}, e.g. memory-budget = 2048"
+                    ))
+                })?;
+            cfg.memory_budget = Some(mib);
+        }
         cfg.source_roots = raw
             .source_roots
             .unwrap_or_default()
@@ -415,6 +437,7 @@ mod tests {
             r#"
 open-world = true
 lenient = true
+memory-budget = 2048
 source-roots = ["src/main/java", "/abs"]
 baseline = "base.sarif"
 atomic-annotations = ["Atomic", "Tx"]
@@ -443,6 +466,7 @@ reason = "statistics only"
         .unwrap();
         assert_eq!(c.open_world, Some(true));
         assert_eq!(c.lenient, Some(true));
+        assert_eq!(c.memory_budget, Some(2048));
         assert_eq!(
             c.source_roots,
             vec![PathBuf::from("/p/src/main/java"), PathBuf::from("/abs")]
@@ -458,7 +482,7 @@ reason = "statistics only"
         );
         assert_eq!(c.suppress.len(), 2);
         assert_eq!(c.suppress[0].rule, Some(RuleId::StaleValue));
-        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:16");
+        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:17");
         assert_eq!(c.suppress[1].rule, None);
         assert_eq!(c.suppress[1].field.as_deref(), Some("count"));
         assert_eq!(c.fail_on.as_deref(), Some("error"));
@@ -490,6 +514,13 @@ reason = "statistics only"
                 "needs a reason",
             ),
             ("exclude = [\"a b\"]\n", ":1:12", "not a class pattern"),
+            ("memory-budget = 0\n", ":1:17", "a memory budget of 0 MiB"),
+            ("memory-budget = -5\n", ":1:17", "a memory budget of -5 MiB"),
+            (
+                "memory-budget = \"1G\"\n",
+                ":1:17",
+                "a memory budget of \"1G\" MiB",
+            ),
         ];
         for (text, at, what) in cases {
             let e = parse(text).expect_err(text);

@@ -235,7 +235,8 @@ struct ScanArgs {
     console: Option<ConsoleArg>,
     /// The most memory, in MiB, that loading may hold at one time (archives being read, class
     /// files waiting to be parsed); what does not fit is reported and skipped [default: 1024].
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    /// Also `memory-budget` in stalecheck.toml.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=stalecheck::config::MAX_MEMORY_BUDGET_MIB))]
     memory_budget: Option<u64>,
 }
 
@@ -440,6 +441,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         limits: Limits {
             memory_budget: args
                 .memory_budget
+                .or(file_ref.and_then(|f| f.memory_budget))
                 .map_or(Limits::default().memory_budget, |mib| mib << 20),
             ..Limits::default()
         },
