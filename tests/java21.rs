@@ -97,19 +97,23 @@ const STYLES: &[Style] = &[
 
 /// The index of the parenthesis closing the one opened just before `from`, skipping string and
 /// char literals.
+/// The index of the quote that closes the string or character literal opening at `at`.
+fn end_of_literal(bytes: &[u8], at: usize) -> usize {
+    let quote = bytes[at];
+    let mut i = at + 1;
+    while i < bytes.len() && bytes[i] != quote {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
 fn closing_paren(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut depth = 1;
     let mut i = from;
     while i < bytes.len() {
         match bytes[i] {
-            b'"' | b'\'' => {
-                let quote = bytes[i];
-                i += 1;
-                while i < bytes.len() && bytes[i] != quote {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' | b'\'' => i = end_of_literal(bytes, i),
             b'(' | b'{' | b'[' => depth += 1,
             b')' | b'}' | b']' => {
                 depth -= 1;
@@ -132,13 +136,7 @@ fn top_level_args(args: &str) -> Vec<&str> {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'"' | b'\'' => {
-                let quote = bytes[i];
-                i += 1;
-                while i < bytes.len() && bytes[i] != quote {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' | b'\'' => i = end_of_literal(bytes, i),
             b'(' | b'{' | b'[' => depth += 1,
             b')' | b'}' | b']' => depth -= 1,
             b',' if depth == 0 => {

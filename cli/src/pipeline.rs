@@ -11,7 +11,6 @@ use serde::Serialize;
 
 use crate::analysis::engine::MethodCx;
 use crate::analysis::guards::{self, GuardQuery, GuardVar};
-use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::parse::parse_class;
 use crate::bytecode::Class;
@@ -197,7 +196,6 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t_guards = Instant::now();
     let vars: FxHashSet<GuardVar> = found
         .iter()
-        .filter(|(_, q)| !q.candidate || q.wrong_lock.is_some())
         .flat_map(|(_, q)| q.guard.map(|g| g.var).into_iter().chain(q.var))
         .collect();
     let writes = guards::writes_of(&program, &vars);
@@ -207,10 +205,10 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .filter(|(_, q)| q.guard.is_none_or(|g| !writes.guarded(&g)))
         // A read-modify-write inside one region stands only where a writer holds other locks.
         .filter_map(|(mut d, q)| {
-            if !q.candidate {
+            let Some(update) = &q.wrong_lock else {
                 return Some((d, q));
-            }
-            let (m, at) = writes.other_lock(&program, &q.wrong_lock?)?;
+            };
+            let (m, at) = writes.other_lock(&program, update)?;
             explain::wrong_lock(&mut d, &program, m, at);
             Some((d, q))
         })
@@ -359,11 +357,9 @@ struct Pending {
     method: crate::program::MethodId,
     /// The value was a look at a queue's head (`peek`, `isEmpty`).
     head: bool,
-    /// A read-modify-write inside one region (see [`crate::rules::Finding::wrong_lock`]): the
-    /// variable and the region's lock; it stands only if a writer holds other locks alone.
+    /// A read-modify-write inside one region (see [`crate::rules::Finding::wrong_lock`]): it
+    /// stands only if a writer holds other locks alone.
     wrong_lock: Option<guards::UpdateQuery>,
-    /// The finding is only a candidate: dropped unless `wrong_lock` finds such a writer.
-    candidate: bool,
 }
 
 type Guarded = (Diagnostic, Pending);
@@ -407,10 +403,19 @@ fn analyse_class(
             )
         };
         match result {
-            Ok(Ok(findings)) => diags.extend(findings.iter().map(|f| {
+            Ok(Ok(findings)) => diags.extend(findings.iter().filter_map(|f| {
                 let guard = f.enclosing.and_then(|(lock, place, state)| {
                     guards::query(program, class_id, lock, place, state)
                 });
+                // A read-modify-write inside one region is only a candidate: without a question
+                // to ask of the writers it is no finding.
+                let wrong_lock = match (f.wrong_lock, f.read_place) {
+                    (None, _) => None,
+                    (Some((lock, outer, object)), Some((place, state))) => Some(
+                        guards::update_query(program, class_id, place, state, object, lock, outer)?,
+                    ),
+                    (Some(_), None) => return None,
+                };
                 let pending = Pending {
                     guard,
                     var: f
@@ -420,30 +425,14 @@ fn analyse_class(
                         class: class_id,
                         method: mi as u32,
                     },
-                    wrong_lock: f.wrong_lock.and_then(|(lock, outer, object)| {
-                        let (place, state) = f.read_place?;
-                        let var = guards::var_of(program, class_id, place, state)?;
-                        let statik = guards::is_static(program, var.field);
-                        let held = |l| guards::lock_ref(program, class_id, l, object);
-                        // Holds the monitor of the very object it updates.
-                        let monitor = crate::analysis::locks::LockId::of(object, u32::MAX);
-                        let nameable = matches!(object, Sym::Param(_) | Sym::Field(..));
-                        Some(guards::UpdateQuery {
-                            var,
-                            object: guards::object_path(program, class_id, object, statik),
-                            locks: [Some(held(lock)), outer.map(held)],
-                            own: (!statik && nameable)
-                                .then_some(lock == monitor || outer == Some(monitor)),
-                        })
-                    }),
-                    candidate: f.wrong_lock.is_some(),
+                    wrong_lock,
                     head: matches!(
                         code.insns.get(f.read_at as usize).map(|i| &i.op),
                         Some(crate::bytecode::Op::Invoke(_, r))
                             if program.thread_safe.is_head_read(&class.member(*r).name)
                     ),
                 };
-                (explain(class, method, code, f), pending)
+                Some((explain(class, method, code, f), pending))
             })),
             Ok(Err(e)) => problems.push(InputProblem::internal(
                 class.path.clone(),

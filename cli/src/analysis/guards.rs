@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use super::engine::{self, Frame, Observer, Observing};
 use super::locks::{self, LockId, Sym, STATE_WRITE};
 use super::sharing;
-use crate::bytecode::{InvokeKind, Op};
+use crate::bytecode::{acc, InvokeKind, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
@@ -91,12 +91,8 @@ pub enum LockKind {
     /// One part of the read-write lock held in a field (program field id).
     RwPart(u32),
     /// The object a stable field is set to at construction (`lock = new Object()`): of exactly
-    /// that class (hash of its name, and its index when in the program), and no other field's.
-    Fresh {
-        class: u64,
-        loaded: Option<u32>,
-        field: u32,
-    },
+    /// that class (its index when in the program), and no other field's.
+    Fresh { loaded: Option<u32>, field: u32 },
     /// Anything: may be any other lock.
     Unknown,
 }
@@ -174,7 +170,6 @@ fn allocated(p: &Program, id: u32) -> Option<LockKind> {
     }
     let class = class?;
     Some(LockKind::Fresh {
-        class: locks::class_hash(class),
         loaded: p.class_index(class),
         field: id,
     })
@@ -191,9 +186,8 @@ fn kind_of_type(p: &Program, desc: &str) -> LockKind {
 }
 
 fn kind_of_class(p: &Program, name: &str) -> LockKind {
-    const ACC_INTERFACE: u16 = 0x0200;
     match p.class_index(name) {
-        Some(ci) if name != "java/lang/Object" && p.class(ci).access & ACC_INTERFACE == 0 => {
+        Some(ci) if name != "java/lang/Object" && !p.class(ci).is_interface() => {
             LockKind::Instance(ci)
         }
         _ => LockKind::Unknown,
@@ -202,7 +196,7 @@ fn kind_of_class(p: &Program, name: &str) -> LockKind {
 
 /// The [`LockRef`] of `lock`, held in a method of class `class`, for an access through
 /// `object`.
-pub fn lock_ref(p: &Program, class: u32, lock: LockId, object: Sym) -> LockRef {
+fn lock_ref(p: &Program, class: u32, lock: LockId, object: Sym) -> LockRef {
     let kind = match lock {
         LockId::This => kind_of_class(p, &p.class(class).name),
         LockId::Class(h) => LockKind::Class(h),
@@ -247,19 +241,18 @@ impl ObjPath {
 }
 
 /// Whether program field `id` is static.
-pub fn is_static(p: &Program, id: u32) -> bool {
-    const ACC_STATIC: u16 = 0x0008;
+fn is_static(p: &Program, id: u32) -> bool {
     p.fields.owner.get(id as usize).is_some_and(|&(ci, fi)| {
         p.class(ci)
             .fields
             .get(fi as usize)
-            .is_some_and(|f| f.access & ACC_STATIC != 0)
+            .is_some_and(|f| f.access & acc::STATIC != 0)
     })
 }
 
 /// The [`ObjPath`] of an access through `object` (`Sym::Unknown` for a static field: pass
 /// `static_field`) in a method of class `class`.
-pub fn object_path(p: &Program, class: u32, object: Sym, static_field: bool) -> ObjPath {
+fn object_path(p: &Program, class: u32, object: Sym, static_field: bool) -> ObjPath {
     match object {
         _ if static_field => ObjPath::Static,
         Sym::This => ObjPath::This(class),
@@ -312,6 +305,34 @@ pub struct UpdateQuery {
     /// Whether one of them is the monitor of the object updated (`None`: the frame does not
     /// name the object).
     pub own: Option<bool>,
+}
+
+/// The question a read-modify-write inside one region asks of the writers of what it updates
+/// ([`Writes::other_lock`]): read from `place` (`state`: a thread-safe object's state) and
+/// written back through `object`, in a method of class `class`, holding `lock` (its region's)
+/// and `outer` (the outermost lock around it, when another). `None` when the frame does not
+/// name the variable.
+pub fn update_query(
+    p: &Program,
+    class: u32,
+    place: Sym,
+    state: bool,
+    object: Sym,
+    lock: LockId,
+    outer: Option<LockId>,
+) -> Option<UpdateQuery> {
+    let var = var_of(p, class, place, state)?;
+    let statik = is_static(p, var.field);
+    let held = |l| lock_ref(p, class, l, object);
+    // Holds the monitor of the very object it updates.
+    let monitor = LockId::of(object, u32::MAX);
+    let nameable = matches!(object, Sym::Param(_) | Sym::Field(..));
+    Some(UpdateQuery {
+        var,
+        object: object_path(p, class, object, statik),
+        locks: [Some(held(lock)), outer.map(held)],
+        own: (!statik && nameable).then_some(lock == monitor || outer == Some(monitor)),
+    })
 }
 
 /// What the program's writes of some variables are: for each, the lock keys every write holds

@@ -9,7 +9,6 @@
 //! `<path>` is the absolute path of the source file when it was found under a `--source-root`,
 //! else the package-relative path the class file names (`com/acme/Foo.java`).
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +38,7 @@ pub fn render(
     cwd: Option<&Path>,
 ) -> String {
     let mut s = String::new();
-    let mut sources: HashMap<&Path, Option<String>> = HashMap::new();
+    let mut sources = super::SourceFiles::default();
     for (i, d) in report.out.diagnostics.iter().enumerate() {
         if !shown(report, i) {
             continue;
@@ -61,12 +60,7 @@ pub fn render(
             Style::Maven => {
                 let place = match d.line {
                     Some(line) => {
-                        let text = d.source.as_deref().and_then(|src| {
-                            sources
-                                .entry(src)
-                                .or_insert_with(|| std::fs::read_to_string(src).ok())
-                                .as_deref()
-                        });
+                        let text = d.source.as_deref().and_then(|src| sources.text(src));
                         format!("{path}:[{line},{}]", column(text, line))
                     }
                     None => path,

@@ -4,8 +4,9 @@
 //! the headline, the steps (the same list as the text and the SARIF code flow), an SVG
 //! interleaving diagram (one lane per thread, the critical sections as boxes, the concurrent
 //! write between them, the value's path as arrows, each step linked to its source line) and the
-//! source cut to the lines around the steps. Without the source the diagram names instruction
-//! indices and methods instead of lines.
+//! source cut to the lines around the steps. Without the source the diagram names methods and
+//! bytecode offsets (`get @14`) instead of lines. The input problems of the scan are listed
+//! after the overview.
 //!
 //! Size: a finding costs its headline, its steps, a small diagram and a few source lines; no
 //! file is embedded whole, so a report of 10,000 findings stays a few megabytes
@@ -13,7 +14,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use super::Report;
 use crate::explain::{Diagnostic, Step, StepKind};
@@ -123,9 +123,6 @@ go();
 /// Findings per page (see [`render`]).
 const PAGE: usize = 200;
 
-/// The lines of a source file, read once per file.
-type Sources = HashMap<PathBuf, Option<Vec<String>>>;
-
 /// Render the report. Suppressed findings are counted in the overview and left out of the
 /// list, as in the text output.
 pub fn render(report: &Report<'_>) -> String {
@@ -150,7 +147,7 @@ pub fn render(report: &Report<'_>) -> String {
     );
     overview(&mut s, report, &shown);
     problems(&mut s, &out.problems);
-    let mut sources: Sources = HashMap::new();
+    let mut sources = super::SourceFiles::default();
     let mut shapes = Shapes::default();
     // Pages of findings: the first is plain HTML; the others are inside `<noscript>`, which
     // the parser keeps as one text node when JavaScript is on (the script turns a page into
@@ -388,7 +385,7 @@ fn finding(
     n: usize,
     d: &Diagnostic,
     state: Option<&str>,
-    sources: &mut Sources,
+    sources: &mut super::SourceFiles,
 ) {
     let lw = level_word(d.level);
     let _ = write!(
@@ -407,26 +404,18 @@ fn finding(
     s.push_str("</code> at <code>");
     esc_into(s, &location(d));
     s.push_str("</code></p>\n");
-    let lines = d
+    let lines: Option<Vec<&str>> = d
         .source
         .as_ref()
-        .and_then(|p| {
-            sources
-                .entry(p.clone())
-                .or_insert_with(|| {
-                    std::fs::read_to_string(p)
-                        .ok()
-                        .map(|t| t.lines().map(str::to_string).collect())
-                })
-                .as_ref()
-        })
-        .filter(|l| !l.is_empty());
+        .and_then(|p| sources.text(p))
+        .map(|t| t.lines().collect())
+        .filter(|l: &Vec<&str>| !l.is_empty());
     // A step's source line is shown when it is in the finding's own file and that was found.
     let has_src = |st: &Step| -> bool {
         st.file.is_none()
             && st
                 .line
-                .zip(lines)
+                .zip(lines.as_ref())
                 .is_some_and(|(l, ls)| l >= 1 && (l as usize) <= ls.len())
     };
     // The steps: the same list as the text and the SARIF code flow.
@@ -459,7 +448,7 @@ fn finding(
     }
     s.push_str("</ol>\n");
     diagram(s, shapes, n, d, lines.is_some());
-    if let Some(ls) = lines {
+    if let Some(ls) = &lines {
         excerpt(s, n, d, ls, &has_src);
     } else if d.source.is_none() {
         s.push_str("<p class=\"muted\">The source file was not found (pass --source-root): the steps are placed by line, bytecode offset and method.</p>\n");
@@ -478,13 +467,7 @@ fn insn_place(d: &Diagnostic, st: &Step) -> Option<String> {
 
 /// The source cut to the lines that matter: each step's line with one line of context either
 /// side, gaps elided; the step lines marked with their kind.
-fn excerpt(
-    s: &mut String,
-    n: usize,
-    d: &Diagnostic,
-    ls: &[String],
-    has_src: &dyn Fn(&Step) -> bool,
-) {
+fn excerpt(s: &mut String, n: usize, d: &Diagnostic, ls: &[&str], has_src: &dyn Fn(&Step) -> bool) {
     let mut marks: BTreeMap<u32, Vec<(&str, bool)>> = BTreeMap::new();
     for st in d.steps.iter().filter(|st| has_src(st)) {
         if let Some(l) = st.line {
@@ -497,19 +480,11 @@ fn excerpt(
     if marks.is_empty() {
         return;
     }
-    let max = ls.len() as u32;
-    let mut show: Vec<u32> = Vec::new();
-    for &l in marks.keys() {
-        for x in l.saturating_sub(1).max(1)..=(l + 1).min(max) {
-            show.push(x);
-        }
-    }
-    show.sort_unstable();
-    show.dedup();
+    let show = super::excerpt_lines(marks.keys().copied(), ls.len() as u32);
     // Cut the indentation the shown lines share (tabs count as one column, like spaces).
     let indent = show
         .iter()
-        .map(|&l| &ls[l as usize - 1])
+        .map(|&l| ls[l as usize - 1])
         .filter(|t| !t.trim().is_empty())
         .map(|t| t.len() - t.trim_start().len())
         .min()

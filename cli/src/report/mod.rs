@@ -16,6 +16,33 @@ use stalecheck_sarif as sarif_model;
 use crate::pipeline::ScanOutput;
 use crate::rules::{Level, RULES};
 
+/// The source files of a report's findings, each read once (one that cannot be read is
+/// remembered as missing): what the text, console and HTML formats show of the code.
+#[derive(Default)]
+pub struct SourceFiles(std::collections::HashMap<std::path::PathBuf, Option<String>>);
+
+impl SourceFiles {
+    /// The text of the file at `path`, if it can be read.
+    pub fn text(&mut self, path: &std::path::Path) -> Option<&str> {
+        self.0
+            .entry(path.to_path_buf())
+            .or_insert_with(|| std::fs::read_to_string(path).ok())
+            .as_deref()
+    }
+}
+
+/// The lines an excerpt of a file of `max` lines shows: each marked line with one line of
+/// context either side, in order, each once.
+pub fn excerpt_lines(marked: impl IntoIterator<Item = u32>, max: u32) -> Vec<u32> {
+    let mut show: Vec<u32> = marked
+        .into_iter()
+        .flat_map(|l| l.saturating_sub(1).max(1)..=(l + 1).min(max))
+        .collect();
+    show.sort_unstable();
+    show.dedup();
+    show
+}
+
 /// What the run was asked to do, for formats that record it (SARIF invocations).
 pub struct RunInfo {
     pub command_line: Vec<String>,

@@ -3,9 +3,7 @@
 //! and, when the `.java` file was found under a `--source-root`, the source cut to the lines
 //! around the steps.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use miette::{
     GraphicalReportHandler, GraphicalTheme, MietteDiagnostic, Report as MietteReport, Severity,
@@ -28,7 +26,7 @@ pub fn render(report: &Report<'_>, color: bool) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
         .with_links(false);
-    let mut sources: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut sources = super::SourceFiles::default();
     let mut s = String::new();
     let mut current_class: Option<&str> = None;
     for (i, d) in out.diagnostics.iter().enumerate() {
@@ -39,17 +37,12 @@ pub fn render(report: &Report<'_>, color: bool) -> String {
             let _ = writeln!(s, "\n── {} ({})", d.class, d.file);
             current_class = Some(&d.class);
         }
-        let text = d.source.as_ref().and_then(|p| {
-            sources
-                .entry(p.clone())
-                .or_insert_with(|| std::fs::read_to_string(p).ok())
-                .clone()
-        });
+        let text = d.source.as_ref().and_then(|p| sources.text(p));
         let state = report.results[i].baseline_state.map(|st| st.as_str());
         let rendered = to_report(d, state);
         let _ = handler.render_report(&mut s, rendered.as_ref());
         s.push_str(&steps_block(d));
-        if let (Some(text), Some(path)) = (&text, &d.source) {
+        if let (Some(text), Some(path)) = (text, &d.source) {
             if let Some(x) = excerpt(d, &path.display().to_string(), text) {
                 s.push_str(&x);
             }
@@ -204,13 +197,7 @@ fn excerpt(d: &Diagnostic, name: &str, text: &str) -> Option<String> {
     if marks.is_empty() {
         return None;
     }
-    let max = lines.len() as u32;
-    let mut show: Vec<u32> = marks
-        .keys()
-        .flat_map(|&l| l.saturating_sub(1).max(1)..=(l + 1).min(max))
-        .collect();
-    show.sort_unstable();
-    show.dedup();
+    let show = super::excerpt_lines(marks.keys().copied(), lines.len() as u32);
     let width = show.last().map(|l| l.to_string().len()).unwrap_or(1).max(3);
     let mut s = format!("    {:>width$} ╭─ {name}\n", "");
     let mut prev = 0;

@@ -27,51 +27,39 @@ pub fn check(
     profile: &mut Vec<String>,
 ) -> Vec<Diagnostic> {
     let t0 = std::time::Instant::now();
+    fn add<T: PartialEq + Copy>(to: &mut Vec<T>, xs: &[T]) {
+        for &x in xs {
+            if !to.contains(&x) {
+                to.push(x);
+            }
+        }
+    }
     // Which threads write each variable inside a region (writes(x, p)).
     let mut writers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     for rv in &g.views {
         for &x in &rv.writes {
-            let w = writers.entry(x).or_default();
-            for &t in &v.reached_by[rv.node] {
-                if !w.contains(&t) {
-                    w.push(t);
-                }
-            }
+            add(writers.entry(x).or_default(), &v.reached_by[rv.node]);
         }
     }
     // Which methods take the head of each queue: only another taker makes a look at the head
     // stale (producers append at the tail). A queue whose head one method alone takes has one
-    // consumer by design (an event loop, a processor thread).
+    // consumer by design (an event loop, a processor thread). And which threads can make each
+    // collection smaller (`remove`, `clear`, `poll`): only they make an index checked against
+    // its size go out of range (a collection that only grows keeps it valid).
     let mut takers: FxHashMap<Var, Vec<MethodId>> = FxHashMap::default();
-    for (n, o) in g.outs.iter().enumerate() {
-        let Some(o) = o else { continue };
-        let m = v.nodes[n].method;
-        for a in o.accesses.iter().filter(|a| a.kind & WRITE != 0) {
-            if call_is(p, m, a.at, |name, desc| {
-                p.thread_safe.is_head_remove(name, desc)
-            }) {
-                let w = takers.entry(a.var).or_default();
-                if !w.contains(&m) {
-                    w.push(m);
-                }
-            }
-        }
-    }
-    // Which threads can make each collection smaller (`remove`, `clear`, `poll`): only they make
-    // an index checked against its size go out of range (a collection that only grows keeps it
-    // valid).
     let mut shrinkers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
         let m = v.nodes[n].method;
         for a in o.accesses.iter().filter(|a| a.kind & WRITE != 0) {
-            if call_is(p, m, a.at, |name, _| p.thread_safe.is_shrink(name)) {
-                let w = shrinkers.entry(a.var).or_default();
-                for &t in &v.reached_by[n] {
-                    if !w.contains(&t) {
-                        w.push(t);
-                    }
-                }
+            let Some(r) = callee(p, m, a.at) else {
+                continue;
+            };
+            if p.thread_safe.is_head_remove(&r.name, &r.desc) {
+                add(takers.entry(a.var).or_default(), &[m]);
+            }
+            if p.thread_safe.is_shrink(&r.name) {
+                add(shrinkers.entry(a.var).or_default(), &v.reached_by[n]);
             }
         }
     }
@@ -152,22 +140,18 @@ pub fn check(
     out
 }
 
+/// The method the instruction at `at` of method `m` calls, if it is a call.
+fn callee(p: &Program, m: MethodId, at: u32) -> Option<&crate::bytecode::MemberRef> {
+    match p.method(m).code.as_ref()?.insns.get(at as usize)?.op {
+        crate::bytecode::Op::Invoke(_, r) => Some(p.class(m.class).member(r)),
+        _ => None,
+    }
+}
+
 /// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
 /// `f`.
 fn call_is(p: &Program, m: MethodId, at: u32, f: impl Fn(&str, &str) -> bool) -> bool {
-    match p
-        .method(m)
-        .code
-        .as_ref()
-        .and_then(|c| c.insns.get(at as usize))
-        .map(|i| &i.op)
-    {
-        Some(crate::bytecode::Op::Invoke(_, r)) => {
-            let r = p.class(m.class).member(*r);
-            f(&r.name, &r.desc)
-        }
-        _ => false,
-    }
+    callee(p, m, at).is_some_and(|r| f(&r.name, &r.desc))
 }
 
 fn line_in(p: &Program, m: MethodId, at: u32) -> Option<u32> {

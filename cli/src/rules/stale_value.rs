@@ -271,9 +271,7 @@ impl StaleValue {
             }
         }
     }
-}
 
-impl StaleValue {
     /// A value read inside a critical section and written back to its location before the
     /// section ends: atomic if the section's lock is the one every writer of the location
     /// holds. Kept as a candidate that stands only if some writer holds other locks alone (the
