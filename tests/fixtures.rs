@@ -404,17 +404,18 @@ fn finding_shape_errors(f: &Finding, classes: &BTreeSet<String>) -> Vec<String> 
         ));
     }
     if f.rule == "method-consistency" {
-        // Two lock views that do not nest, each an acquisition (then maybe an access), and
-        // the threads involved.
+        // Two sections that do not nest, each a lock acquisition (then maybe an access) or an
+        // access outside any lock, then the concurrent writer's access.
         let locks = f.steps.iter().filter(|s| s.kind == "lock").count();
-        if locks != 2
+        if locks > 2
+            || f.steps.len() < 3
             || f.steps
                 .iter()
                 .any(|s| s.kind != "lock" && s.kind != "access")
         {
             let kinds: Vec<&str> = f.steps.iter().map(|s| s.kind.as_str()).collect();
             errors.push(format!(
-                "steps must be two lock views (lock, access), got {kinds:?}: {here}"
+                "steps must be two sections (lock and access, or an unlocked access) and the writer, got {kinds:?}: {here}"
             ));
         }
         if f.threads.is_empty() {

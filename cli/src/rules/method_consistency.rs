@@ -8,8 +8,6 @@
 //! lock view (one in their own dynamic scope), and only the lowest such methods in the call
 //! hierarchy.
 
-use std::hash::{Hash, Hasher};
-
 use rayon::prelude::*;
 
 use crate::analysis::locks::METHOD_SITE;
@@ -17,7 +15,7 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
-use crate::whole::facts::{FieldId, WRITE};
+use crate::whole::facts::{FieldId, READ, WRITE};
 use crate::whole::views::{FieldSet, Views};
 
 /// One violation before reporting: a method view (node) and the two lock views that break the
@@ -27,8 +25,10 @@ struct Violation {
     class: u32,
     /// The method view's fields of that class.
     vars: Vec<FieldId>,
-    a: usize,
-    b: usize,
+    a: Section,
+    b: Section,
+    /// A node of a concurrent thread writing one of the involved fields.
+    writer: usize,
 }
 
 fn concurrent(v: &Views, a: &[u32], b: &[u32]) -> bool {
@@ -42,15 +42,66 @@ fn subset(a: &FieldSet, b: &FieldSet) -> bool {
 
 /// Check every method view; returns the diagnostics of the lowest violating methods of scanned
 /// (not `--classpath`) classes.
+///
+/// A method violates for a class when it enters at least two sections with fields of the class
+/// (critical sections it or its callees open, and unlocked accesses, each a section of its own)
+/// and one of them does not nest with another lock view of those fields: another section it
+/// enters, or a lock view of a concurrent thread that writes them (the paper's chain property,
+/// asked only of what the method itself runs). A field of the pair must be written by a thread
+/// concurrent to the method. A method with one section is atomic whatever other code does.
 /// `profile` receives figures about the check (for `STALECHECK_TIMINGS`).
 pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnostic> {
     let per_class = class_views(v);
-    // Violations by class: (node, the two lock views). Kept compact: most are filtered out.
-    // Many methods share a projection (callers inherit their callees' fields): each worker
-    // checks each distinct (class, fields, threads) once, keyed by a hash, compared on collision.
-    type Memo = FxHashMap<u64, Vec<(u32, Vec<FieldId>, u32, Option<(usize, usize)>)>>;
-    // The threads reaching a node, as one number per distinct set (open world has thousands of
-    // threads: hashing and comparing the lists per class run would dominate the check).
+    // Slots: the distinct restrictions of lock views to a class, then single unlocked accesses.
+    let mut slot_sets: Vec<(u32, FieldSet)> = Vec::new();
+    let mut lv_slots: Vec<Vec<u32>> = vec![Vec::new(); v.lock_views.len()];
+    let mut classes_sorted: Vec<u32> = per_class.keys().copied().collect();
+    classes_sorted.sort_unstable();
+    for &class in &classes_sorted {
+        for (set, ids) in &per_class[&class] {
+            let slot = slot_sets.len() as u32;
+            slot_sets.push((class, set.clone()));
+            for &lv in ids {
+                lv_slots[lv].push(slot);
+            }
+        }
+    }
+    // An unlocked access counts only for a field some lock view has (the others take no part
+    // in the chain), each (field, r/u) one slot.
+    // An unlocked access counts only for a field its own class guards: code of the class
+    // (or of a class nested in it) accesses it holding a lock. An unlocked access of such a
+    // field is a deliberate look outside the lock; one of a field no lock of its class guards
+    // is a data race or an object not shared, not a split critical section.
+    let mut in_view = vec![false; v.fields.len()];
+    for (n, f) in v.facts.iter().enumerate() {
+        let class = &p.class(v.nodes[n].method.class).name;
+        for a in f.accesses.iter().filter(|a| !is_free(a)) {
+            let owner = &p.class(v.fields.owner(a.field).0).name;
+            if class == owner
+                || class
+                    .strip_prefix(&**owner)
+                    .is_some_and(|rest| rest.starts_with('$'))
+            {
+                in_view[a.field as usize] = true;
+            }
+        }
+    }
+    let mut free_slot: FxHashMap<(FieldId, u8), u32> = FxHashMap::default();
+    for f in &v.facts {
+        for a in f
+            .accesses
+            .iter()
+            .filter(|a| is_free(a) && in_view[a.field as usize])
+        {
+            let k = if a.kind & WRITE != 0 { WRITE } else { READ };
+            free_slot.entry((a.field, k)).or_insert_with(|| {
+                slot_sets.push((v.fields.owner(a.field).0, vec![(a.field, k)]));
+                (slot_sets.len() - 1) as u32
+            });
+        }
+    }
+    // The threads writing each field: one number per distinct set of threads reaching a writer
+    // (open world has thousands of threads), with a writing node for the explanation.
     let mut set_ids: FxHashMap<&[u32], u32> = FxHashMap::default();
     let thread_set: Vec<u32> = v
         .reached_by
@@ -60,104 +111,95 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             *set_ids.entry(&t[..]).or_insert(next)
         })
         .collect();
-    type Found = FxHashMap<u32, Vec<(usize, (usize, usize))>>;
-    let (by_class, memo_keys): (Found, usize) = (0..v.nodes.len())
+    let mut sets: Vec<&[u32]> = vec![&[]; set_ids.len()];
+    for (s, &i) in &set_ids {
+        sets[i as usize] = s;
+    }
+    let mut writers: FxHashMap<FieldId, Vec<(u32, usize)>> = FxHashMap::default();
+    for (n, f) in v.facts.iter().enumerate() {
+        if v.reached_by[n].is_empty() {
+            continue;
+        }
+        for a in f.accesses.iter().filter(|a| a.kind & WRITE != 0) {
+            let list = writers.entry(a.field).or_default();
+            if !list.iter().any(|&(s, _)| s == thread_set[n]) {
+                list.push((thread_set[n], n));
+            }
+        }
+    }
+    let total = 0usize;
+    let concurrent_writer = |threads: &[u32], f: FieldId| {
+        writers
+            .get(&f)?
+            .iter()
+            .find_map(|&(s, w)| concurrent(v, threads, sets[s as usize]).then_some(w))
+    };
+    type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize)>>;
+    let by_class: Found = (0..v.nodes.len())
         .into_par_iter()
-        .fold(
-            || (Found::default(), Memo::default()),
-            |(mut found, mut memo), n| {
-                if !v.synchronizes[n] || v.scope(n).is_empty() || v.reached_by[n].is_empty() {
-                    return (found, memo);
+        .fold(Found::default, |mut found, n| {
+            if !v.synchronizes[n] || v.reached_by[n].is_empty() {
+                return found;
+            }
+            let mut mine = near_sections(v, n, &lv_slots, &free_slot, &|s| slot_sets[s as usize].0);
+            mine.sort_unstable();
+            let threads = &v.reached_by[n];
+            let scope = v.scope(n);
+            let mut start = 0;
+            while start < mine.len() {
+                let class = mine[start].class;
+                let mut end = start + 1;
+                while end < mine.len() && mine[end].class == class {
+                    end += 1;
                 }
-                // Field ids are contiguous per declaring class: the method view's partition by
-                // class is a split of its sorted scope into runs.
-                let scope = v.scope(n);
-                let threads = &v.reached_by[n];
-                let mut start = 0;
-                while start < scope.len() {
-                    let class = v.fields.owner(scope[start].0).0;
-                    let mut end = start + 1;
-                    while end < scope.len() && v.fields.owner(scope[end].0).0 == class {
-                        end += 1;
-                    }
-                    let run = &scope[start..end];
-                    start = end;
-                    let Some(views) = per_class.get(&class).filter(|views| views.len() >= 2) else {
-                        continue;
-                    };
-                    let mut h = crate::fxhash::FxHasher::default();
-                    class.hash(&mut h);
-                    for (f, _) in run {
-                        f.hash(&mut h);
-                    }
-                    thread_set[n].hash(&mut h);
-                    let bucket = memo.entry(h.finish()).or_default();
-                    let same = |fs: &Vec<FieldId>| {
-                        fs.len() == run.len() && fs.iter().zip(run).all(|(a, (b, _))| a == b)
-                    };
-                    let cached = bucket
-                        .iter()
-                        .find(|(c, fs, t, _)| *c == class && *t == thread_set[n] && same(fs))
-                        .map(|e| e.3);
-                    let broken = match cached {
-                        Some(r) => r,
-                        None => {
-                            let vars: Vec<FieldId> = run.iter().map(|(f, _)| *f).collect();
-                            let r = chain_break(v, views, &vars, threads);
-                            bucket.push((class, vars, thread_set[n], r));
-                            r
-                        }
-                    };
-                    if let Some(pair) = broken {
-                        found.entry(class).or_default().push((n, pair));
-                    }
+                let run = &mine[start..end];
+                start = end;
+                // At least two sections that can both run (not two implementations of one
+                // call).
+                let sequential = run
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| run[i + 1..].iter().any(|y| !x.exclusive(y)));
+                if !sequential {
+                    continue;
                 }
-                (found, memo)
-            },
-        )
-        .map(|(found, memo)| (found, memo.len()))
-        .reduce(
-            || (Found::default(), 0),
-            |(mut a, ka), (b, kb)| {
-                for (c, mut list) in b {
-                    a.entry(c).or_default().append(&mut list);
+                let views = per_class.get(&class);
+                let hit = entered_break(v, &slot_sets, run, views, &concurrent_writer, threads)
+                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
+                if let Some((pair, writer)) = hit {
+                    found.entry(class).or_default().push((n, pair, writer));
                 }
-                (a, ka + kb)
-            },
-        );
+            }
+            found
+        })
+        .reduce(Found::default, |mut a, b| {
+            for (c, mut list) in b {
+                a.entry(c).or_default().append(&mut list);
+            }
+            a
+        });
     let mut by_class = by_class;
     for list in by_class.values_mut() {
         list.sort_unstable();
     }
     let count: usize = by_class.values().map(Vec::len).sum();
     profile.push(format!(
-        "method-consistency: {count} violations, {memo_keys} memo keys"
+        "method-consistency: {count} violations, {} slots, {total} entered-slot entries",
+        slot_sets.len()
     ));
-    // Reporting filters, for all classes with violations at once, by reachability over the call
-    // graph (one bit per class, propagated over the components callees first) instead of a walk
-    // per violation or per class:
-    // - subordinate: the method reaches (or is) a node opening a lock view with fields of the
-    //   class (the paper: the method accesses variables in a subordinate lock view);
-    // - lowest: no node strictly below it violates for the same class.
+    // Reporting filter, for all classes with violations at once, by reachability over the call
+    // graph (one bit per class, propagated over the components callees first): only the lowest
+    // violating methods, those with no violating node for the same class strictly below them
+    // (a caller enters every section its callee enters, so it violates too).
     let mut classes: Vec<u32> = by_class.keys().copied().collect();
     classes.sort_unstable();
     let slot_of: FxHashMap<u32, usize> = classes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let mut holds = ClassBits::new(v.nodes.len(), classes.len());
-    for lv in &v.lock_views {
-        for &(f, _) in &lv.fields {
-            if let Some(&slot) = slot_of.get(&v.fields.owner(f).0) {
-                holds.set(lv.node, slot);
-            }
-        }
-    }
     let mut violates = ClassBits::new(v.nodes.len(), classes.len());
     for (class, list) in &by_class {
-        for &(n, _) in list {
+        for &(n, _, _) in list {
             violates.set(n, slot_of[class]);
         }
     }
-    // Inclusive reach per component: a member holds (violates), or a callee component does.
-    let reaches_view = holds.closure(v);
     let reaches_violation = violates.closure(v);
     // Strictly below a node: through at least one call.
     let above_violation = reaches_violation.through_calls(v);
@@ -165,39 +207,252 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     let mut out = Vec::new();
     for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
-        for &(n, (a, b)) in list {
-            if !reaches_view.get(v.component(n), slot)
-                || above_violation.get(n, slot)
-                || !reported.insert((v.nodes[n].method, class))
-            {
+        for &(n, (a, b), writer) in list {
+            if above_violation.get(n, slot) || !reported.insert((v.nodes[n].method, class)) {
                 continue;
             }
-            let vars: Vec<FieldId> = v
-                .scope(n)
+            let mut involved: Vec<FieldId> = [a, b]
                 .iter()
-                .map(|(f, _)| *f)
+                .flat_map(|&sec| section_fields(v, sec))
                 .filter(|f| v.fields.owner(*f).0 == class)
-                .collect();
-            let x = Violation {
-                node: n,
-                class,
-                vars,
-                a,
-                b,
-            };
-            let mut involved: Vec<FieldId> = v.lock_views[a]
-                .fields
-                .iter()
-                .chain(v.lock_views[b].fields.iter())
-                .map(|(f, _)| *f)
-                .filter(|f| x.vars.binary_search(f).is_ok())
                 .collect();
             involved.sort_unstable();
             involved.dedup();
+            let x = Violation {
+                node: n,
+                class,
+                vars: involved.clone(),
+                a,
+                b,
+                writer,
+            };
             out.push(explain(p, v, &x, &involved));
         }
     }
     out
+}
+
+/// A section a method enters: a lock view, or an unlocked access (node, instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Section {
+    View(u32),
+    Free(u32, u32),
+}
+
+/// The fields a section accesses.
+fn section_fields(v: &Views, sec: Section) -> Vec<FieldId> {
+    match sec {
+        Section::View(lv) => v.lock_views[lv as usize]
+            .fields
+            .iter()
+            .map(|(f, _)| *f)
+            .collect(),
+        Section::Free(n, at) => v.facts[n as usize]
+            .accesses
+            .iter()
+            .filter(|a| a.at == at)
+            .map(|a| a.field)
+            .collect(),
+    }
+}
+
+/// An access outside every critical section, the caller's entry locks included.
+fn is_free(a: &crate::whole::facts::Access) -> bool {
+    a.held.is_empty() && !a.caller_held
+}
+
+/// A section a method enters, with the calls leading to it: `(call site, callee node)` per
+/// level (`NONE` past the end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entered {
+    class: u32,
+    slot: u32,
+    sec: Section,
+    route: Route,
+}
+
+/// `(call site, callee node)` per level of calls below the method.
+type Route = [(u32, u32); NEAR];
+
+const NONE: (u32, u32) = (u32::MAX, u32::MAX);
+
+impl Entered {
+    /// The two sections are reached through different implementations of one call: only one
+    /// of them runs (class-hierarchy dispatch offers both, the receiver picks one).
+    fn exclusive(&self, other: &Entered) -> bool {
+        for (a, b) in self.route.iter().zip(&other.route) {
+            if *a == NONE || *b == NONE || a.0 != b.0 {
+                return false;
+            }
+            if a.1 != b.1 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// How deep in the call tree below a method a critical section still counts as one the method
+/// enters: its own, its callees' and theirs (a wrapper around a synchronized method). A section
+/// deeper down belongs to an operation the method delegates whole.
+const NEAR: usize = 2;
+
+/// The sections node `n` enters within [`NEAR`] calls, one per slot (the nearest first found):
+/// lock views opened there, and unlocked accesses reached through calls made outside every lock.
+fn near_sections(
+    v: &Views,
+    n: usize,
+    lv_slots: &[Vec<u32>],
+    free_slot: &FxHashMap<(FieldId, u8), u32>,
+    class_of: &impl Fn(u32) -> u32,
+) -> Vec<Entered> {
+    let mut out: Vec<Entered> = Vec::new();
+    let mut seen: FxHashSet<(usize, bool)> = FxHashSet::default();
+    let mut level: Vec<(usize, bool, Route)> = vec![(n, true, [NONE; NEAR])];
+    for depth in 0..=NEAR {
+        let mut next = Vec::new();
+        for &(m, free_ok, route) in &level {
+            if !seen.insert((m, free_ok)) {
+                continue;
+            }
+            let mut push = |slot: u32, sec: Section| {
+                out.push(Entered {
+                    class: class_of(slot),
+                    slot,
+                    sec,
+                    route,
+                })
+            };
+            for &lv in &v.views_of[m] {
+                for &s in &lv_slots[lv] {
+                    push(s, Section::View(lv as u32));
+                }
+            }
+            let f = &v.facts[m];
+            if free_ok {
+                for a in f.accesses.iter().filter(|a| is_free(a)) {
+                    let k = if a.kind & WRITE != 0 { WRITE } else { READ };
+                    if let Some(&s) = free_slot.get(&(a.field, k)) {
+                        push(s, Section::Free(m as u32, a.at));
+                    }
+                }
+            }
+            if depth == NEAR {
+                continue;
+            }
+            for call in &f.calls {
+                let unlocked = free_ok && call.held.is_empty() && !call.caller_held;
+                for &t in &call.targets {
+                    if let Some(w) = v.node_index(crate::whole::views::Node {
+                        method: t,
+                        this_held: call.this_held,
+                    }) {
+                        let mut r = route;
+                        r[depth] = (call.at, w as u32);
+                        next.push((w, unlocked, r));
+                    }
+                }
+            }
+        }
+        level = next;
+    }
+    // One section per slot (the nearest): a second look with the same view adds no pair that
+    // does not nest.
+    let mut have: FxHashSet<u32> = FxHashSet::default();
+    out.retain(|e| have.insert(e.slot));
+    out
+}
+
+fn shares(a: &FieldSet, b: &FieldSet) -> bool {
+    a.iter().any(|(f, _)| b.iter().any(|(g, _)| f == g))
+}
+
+/// Two sections the method enters whose views do not nest, over related fields (a field in
+/// common, or a lock view of a concurrent thread that writes fields of both), with a field a
+/// concurrent thread writes. Returns the pair and the writing node.
+fn entered_break(
+    v: &Views,
+    slot_sets: &[(u32, FieldSet)],
+    run: &[Entered],
+    views: Option<&ClassViews>,
+    concurrent_writer: &impl Fn(&[u32], FieldId) -> Option<usize>,
+    threads: &[u32],
+) -> Option<((Section, Section), usize)> {
+    run.iter().enumerate().find_map(|(i, x)| {
+        run[i + 1..].iter().find_map(|y| {
+            if x.exclusive(y) {
+                return None;
+            }
+            let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
+            let (a, b) = (&slot_sets[sa as usize].1, &slot_sets[sb as usize].1);
+            // Two unlocked accesses are a data race, not a split critical section.
+            let locked = matches!(ea, Section::View(_)) || matches!(eb, Section::View(_));
+            if !locked || subset(a, b) || subset(b, a) {
+                return None;
+            }
+            let writes = |x: &FieldSet| x.iter().any(|&(_, k)| k & WRITE != 0);
+            // Two looks that only read are split only for a writer that updates both together.
+            if shares(a, b) && (writes(a) || writes(b)) {
+                let w = a
+                    .iter()
+                    .chain(b.iter())
+                    .find_map(|&(f, _)| concurrent_writer(threads, f))?;
+                return Some(((ea, eb), w));
+            }
+            // Fields without one in common are related when a concurrent critical section
+            // writes them together.
+            let w = views?.iter().find_map(|(set, ids)| {
+                let writes_into = |x: &FieldSet| {
+                    set.iter()
+                        .any(|&(f, k)| k & WRITE != 0 && x.iter().any(|(g, _)| *g == f))
+                };
+                if !(writes_into(a) && shares(set, b) || writes_into(b) && shares(set, a)) {
+                    return None;
+                }
+                ids.iter()
+                    .find(|&&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))
+                    .map(|&lv| v.lock_views[lv].node)
+            })?;
+            Some(((ea, eb), w))
+        })
+    })
+}
+
+/// A section the method enters and a lock view of a concurrent thread that writes a field in
+/// common with it, whose views (restricted to the method's fields) do not nest.
+fn foreign_break(
+    v: &Views,
+    slot_sets: &[(u32, FieldSet)],
+    run: &[Entered],
+    views: &ClassViews,
+    scope: &[(FieldId, u8)],
+    threads: &[u32],
+) -> Option<((Section, Section), usize)> {
+    views.iter().find_map(|(set, ids)| {
+        let inter: FieldSet = set
+            .iter()
+            .filter(|(f, _)| scope.binary_search_by_key(f, |(g, _)| *g).is_ok())
+            .copied()
+            .collect();
+        if !inter.iter().any(|&(_, k)| k & WRITE != 0) {
+            return None;
+        }
+        let ea = run
+            .iter()
+            .find(|e| {
+                let a = &slot_sets[e.slot as usize].1;
+                let written = inter
+                    .iter()
+                    .any(|&(f, k)| k & WRITE != 0 && a.iter().any(|(g, _)| *g == f));
+                written && !subset(a, &inter) && !subset(&inter, a)
+            })?
+            .sec;
+        let lv = ids
+            .iter()
+            .copied()
+            .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))?;
+        Some(((ea, Section::View(lv as u32)), v.lock_views[lv].node))
+    })
 }
 
 /// The lock views of one class, restricted to its fields: each distinct restriction once,
@@ -224,49 +479,6 @@ fn class_views(v: &Views) -> FxHashMap<u32, ClassViews> {
         }
     }
     out
-}
-
-/// The first pair of lock views overlapping `vars` whose intersections with them are not
-/// ordered by inclusion, with at least one from a thread concurrent to `threads`.
-fn chain_break(
-    v: &Views,
-    views: &ClassViews,
-    vars: &[FieldId],
-    threads: &[u32],
-) -> Option<(usize, usize)> {
-    let mut distinct: Vec<(FieldSet, usize, bool)> = Vec::new();
-    for (set, ids) in views {
-        let inter: FieldSet = set
-            .iter()
-            .filter(|(f, _)| vars.binary_search(f).is_ok())
-            .copied()
-            .collect();
-        if inter.is_empty() {
-            continue;
-        }
-        let conc_id = ids
-            .iter()
-            .copied()
-            .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]));
-        let (rep, conc) = match conc_id {
-            Some(lv) => (lv, true),
-            None => (ids[0], false),
-        };
-        match distinct.iter_mut().find(|(s, _, _)| *s == inter) {
-            Some(d) => {
-                if conc && !d.2 {
-                    d.1 = rep;
-                    d.2 = true;
-                }
-            }
-            None => distinct.push((inter, rep, conc)),
-        }
-    }
-    distinct.iter().enumerate().find_map(|(i, (a, la, ca))| {
-        distinct.iter().enumerate().find_map(|(j, (b, lb, cb))| {
-            (i < j && (*ca || *cb) && !subset(a, b) && !subset(b, a)).then_some((*la, *lb))
-        })
-    })
 }
 
 /// One bit per (row, class with violations): rows are nodes, or components after
@@ -401,7 +613,49 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         .collect();
     let mut steps = Vec::new();
     let mut view_descs = Vec::new();
-    for &lvi in &[x.a, x.b] {
+    for &sec in &[x.a, x.b] {
+        let lvi = match sec {
+            Section::View(lv) => lv as usize,
+            Section::Free(fnode, at) => {
+                let ln = v.nodes[fnode as usize];
+                let lc = p.class(ln.method.class);
+                let lm = p.method(ln.method);
+                let lcode = lm.code.as_ref();
+                let Some(acc) = v.facts[fnode as usize].accesses.iter().find(|a| a.at == at) else {
+                    continue;
+                };
+                let (_, fname) = v.fields.describe(p, acc.field);
+                let (kind, k) = if acc.kind & WRITE != 0 {
+                    ("written", "u")
+                } else {
+                    ("read", "r")
+                };
+                view_descs.push(format!(
+                    "{{{fname}: {k}}} outside any lock in `{}.{}()`",
+                    simple(&lc.name),
+                    lm.name
+                ));
+                let file = source_path(lc);
+                steps.push(
+                    Step {
+                        kind: StepKind::Access,
+                        line: lcode.and_then(|c| c.line_of(at)),
+                        message: format!(
+                            "`{}.{fname}` is {kind} here, outside any critical section",
+                            simple(&owner.name)
+                        ),
+                        file: (file != source_path(class)).then_some(file),
+                        at: Some(at),
+                        method: (ln.method != node.method)
+                            .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
+                        other_thread: false,
+                        pc: None,
+                    }
+                    .in_code(lcode),
+                );
+                continue;
+            }
+        };
         let lv = &v.lock_views[lvi];
         let ln = v.nodes[lv.node];
         let lc = p.class(ln.method.class);
@@ -476,12 +730,52 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             );
         }
     }
+    // The concurrent writer: its first write of an involved field.
+    let wn = v.nodes[x.writer];
+    let wc = p.class(wn.method.class);
+    let wm = p.method(wn.method);
+    let wcode = wm.code.as_ref();
+    let wname = format!("{}.{}()", simple(&wc.name), wm.name);
+    let write = v.facts[x.writer]
+        .accesses
+        .iter()
+        .filter(|a| a.kind & WRITE != 0 && involved.binary_search(&a.field).is_ok())
+        .min_by_key(|a| a.at);
+    let mut writer_text = format!("`{wname}`");
+    if let Some(acc) = write {
+        let (_, fname) = v.fields.describe(p, acc.field);
+        let wthreads: Vec<&str> = v.reached_by[x.writer]
+            .iter()
+            .map(|&t| v.threads[t as usize].name.as_str())
+            .collect();
+        writer_text = format!(
+            "`{wname}` (run by {}) writes `{fname}`",
+            wthreads.join(", ")
+        );
+        let file = source_path(wc);
+        steps.push(
+            Step {
+                kind: StepKind::Access,
+                line: wcode.and_then(|c| c.line_of(acc.at)),
+                message: format!(
+                    "another thread can run `{wname}` between the two critical sections: it writes `{}.{fname}` here",
+                    simple(&owner.name)
+                ),
+                file: (file != source_path(class)).then_some(file),
+                at: Some(acc.at),
+                method: (wn.method != node.method).then(|| wname.trim_end_matches("()").to_string()),
+                other_thread: true,
+                pc: None,
+            }
+            .in_code(wcode),
+        );
+    }
     let threads: Vec<String> = v.reached_by[x.node]
         .iter()
         .map(|&t| v.threads[t as usize].name.clone())
         .collect();
     let message = format!(
-        "Method `{}` is not atomic: it accesses {} of `{}` in separate critical sections whose lock views do not form a chain ({} and {}), so a concurrent thread can change them in between; run by {}",
+        "Method `{}` is not atomic: it accesses {} of `{}` in separate critical sections whose lock views do not form a chain ({} and {}), so a concurrent thread can change them in between: {writer_text}; run by {}",
         method.name,
         names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
         simple(&owner.name),

@@ -21,6 +21,8 @@ pub struct Access {
     pub kind: u8,
     /// Sites of the regions of this method held at the access, outermost first.
     pub held: Box<[u32]>,
+    /// A lock every caller holds (the method's entry locks) is held at the access.
+    pub caller_held: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -29,6 +31,8 @@ pub struct CallSite {
     /// Possible callees with code (class-hierarchy analysis, bounded).
     pub targets: Vec<MethodId>,
     pub held: Box<[u32]>,
+    /// A lock every caller holds (the method's entry locks) is held at the call.
+    pub caller_held: bool,
     /// The call is on `this` while this method holds the lock of `this`: the callee runs with
     /// it held (its `synchronized` is re-entry).
     pub this_held: bool,
@@ -112,6 +116,7 @@ impl Observer for Collector<'_> {
             .map(|h| h.site)
             .filter(|&s| s != CALLER_SITE)
             .collect();
+        let caller_held = frame.locks.held.iter().any(|h| h.site == CALLER_SITE);
         for &s in held.iter() {
             self.facts.regions.push(s);
         }
@@ -133,6 +138,7 @@ impl Observer for Collector<'_> {
                     field,
                     kind,
                     held,
+                    caller_held,
                 });
             }
             Op::Invoke(kind, r) => {
@@ -164,6 +170,7 @@ impl Observer for Collector<'_> {
                     at,
                     targets,
                     held,
+                    caller_held,
                     this_held,
                 });
             }
