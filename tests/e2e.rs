@@ -854,8 +854,10 @@ fn jar_with_nested_jar_gives_the_same_findings_as_the_directory() {
     let jar = dir.join("fixtures-app.jar");
     common::write_jar(&jar, &outer_entries);
 
-    let (dir_run, from_dir) = scan_json(&[classes], &[]);
-    let (jar_run, from_jar) = scan_json(&[&jar], &[]);
+    // The world is chosen by packaging (a jar without Main-Class is a library, a directory
+    // with mains an application): the same world for both, so only loading differs.
+    let (dir_run, from_dir) = scan_json(&[classes], &["--world", "application"]);
+    let (jar_run, from_jar) = scan_json(&[&jar], &["--world", "application"]);
 
     // The comparison only means something if both halves have findings.
     let inner_classes: Vec<String> = inner
@@ -1424,6 +1426,175 @@ public class Single {
     assert!(
         !report.findings_of("method-consistency").is_empty(),
         "--open-world\n{}",
+        run.describe()
+    );
+}
+
+/// The world comes from the packaging: a jar whose `Main-Class` starts threads is an
+/// application whose only program is that main (another main in it is a tool); a jar whose
+/// `Main-Class` starts no thread (a version printer) is a library, like a jar without one;
+/// `--world` and `world` in stalecheck.toml override it, and a bad `world` is a located error.
+#[test]
+fn the_world_comes_from_the_jar_and_can_be_overridden() {
+    const COUNTER: &str = r#"package e2e.jarworld;
+
+public class Counter {
+    private int n;
+
+    public synchronized int get() {
+        return n;
+    }
+
+    public synchronized void set(int v) {
+        n = v;
+    }
+
+    public void inc() {
+        int v = get(); // LIB-MC
+        set(v + 1);
+    }
+}
+"#;
+    const VERSION: &str = r#"package e2e.jarworld;
+
+public class Version {
+    public static void main(String[] args) {
+        System.out.println("1.0");
+    }
+}
+"#;
+    const SERVER: &str = r#"package e2e.jarworld;
+
+public class Server {
+    public static void main(String[] args) {
+        Counter c = new Counter();
+        for (int i = 0; i < 4; i++) {
+            new Thread(c::inc).start();
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("jarworld-src");
+    let out = common::scratch_dir("jarworld-classes");
+    common::compile_sources(
+        &src,
+        &out,
+        "17",
+        &[
+            ("e2e/jarworld/Counter.java", COUNTER),
+            ("e2e/jarworld/Version.java", VERSION),
+            ("e2e/jarworld/Server.java", SERVER),
+        ],
+    );
+    let classes = common::class_entries(&out);
+    let dir = common::scratch_dir("jarworld-jars");
+    let jar_with = |name: &str, main: Option<&str>| {
+        let mut entries = Vec::new();
+        if let Some(m) = main {
+            entries.push((
+                "META-INF/MANIFEST.MF".to_string(),
+                format!("Manifest-Version: 1.0\r\nMain-Class: {m}\r\n\r\n").into_bytes(),
+            ));
+        }
+        entries.extend(classes.iter().cloned());
+        let path = dir.join(name);
+        common::write_jar(&path, &entries);
+        path
+    };
+    let world_of = |run: &Run| -> String {
+        let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+        json["summary"]["world"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mc_at_inc = |report: &Report| {
+        report
+            .findings_of("method-consistency")
+            .iter()
+            .any(|f| f.method == "inc" && f.line == Some(line_of(COUNTER, "// LIB-MC")))
+    };
+    let rules = ["--rules", "method-consistency"];
+
+    // No Main-Class: a library, whatever mains it holds.
+    let plain = jar_with("plain.jar", None);
+    let (run, report) = scan_json(&[&plain], &rules);
+    let world = world_of(&run);
+    assert!(
+        world.starts_with("open world: a library (auto"),
+        "{world}\n{}",
+        run.describe()
+    );
+    assert!(
+        mc_at_inc(&report),
+        "library: inc against any caller\n{}",
+        run.describe()
+    );
+
+    // A Main-Class that starts no thread: still a library.
+    let tool = jar_with("tool.jar", Some("e2e.jarworld.Version"));
+    let (run, report) = scan_json(&[&tool], &rules);
+    let world = world_of(&run);
+    assert!(
+        world.starts_with("open world: a library (auto"),
+        "{world}\n{}",
+        run.describe()
+    );
+    assert!(mc_at_inc(&report), "{}", run.describe());
+
+    // A Main-Class that starts threads: an application with that one entry point.
+    let app = jar_with("app.jar", Some("e2e.jarworld.Server"));
+    let (run, report) = scan_json(&[&app], &rules);
+    let world = world_of(&run);
+    assert!(
+        world.starts_with("closed world: an application (auto")
+            && world.contains("e2e.jarworld.Server.main")
+            && !world.contains("Version"),
+        "{world}\n{}",
+        run.describe()
+    );
+    assert!(
+        mc_at_inc(&report),
+        "the server's threads run inc\n{}",
+        run.describe()
+    );
+
+    // --world library overrides the Main-Class.
+    let (run, _) = scan_json(
+        &[&app],
+        &["--rules", "method-consistency", "--world", "library"],
+    );
+    let world = world_of(&run);
+    assert!(
+        world.starts_with("open world: a library (asked for"),
+        "{world}\n{}",
+        run.describe()
+    );
+
+    // `world` in stalecheck.toml: a library jar taken as an application has its mains as
+    // programs; Version starts no thread, Server does.
+    let cfg_dir = common::scratch_dir("jarworld-config");
+    std::fs::write(cfg_dir.join("stalecheck.toml"), "world = \"application\"\n").unwrap();
+    let mut argv: Vec<std::ffi::OsString> = vec!["scan".into(), plain.clone().into()];
+    argv.extend(["--format", "json", "--rules", "method-consistency"].map(Into::into));
+    argv.extend(["--config".into(), cfg_dir.join("stalecheck.toml").into()]);
+    let run = stalecheck(&argv);
+    let world = world_of(&run);
+    assert!(
+        world.starts_with("closed world: an application (asked for")
+            && world.contains("e2e.jarworld.Server.main")
+            && world.contains("e2e.jarworld.Version.main"),
+        "{world}\n{}",
+        run.describe()
+    );
+
+    // A bad value: located, with help.
+    std::fs::write(cfg_dir.join("stalecheck.toml"), "world = \"applicaton\"\n").unwrap();
+    let run = stalecheck(&argv);
+    assert_eq!(run.code(), 2, "{}", run.describe());
+    assert!(
+        run.stderr.contains("`applicaton` is not a world") && run.stderr.contains("library"),
+        "{}",
         run.describe()
     );
 }

@@ -22,9 +22,9 @@ pub struct AnalysisConfig {
     /// context-insensitive variant) instead of recognising re-entry of a lock the caller holds.
     pub context_insensitive: bool,
     pub unknown_calls: UnknownCalls,
-    /// Whole-program rules: treat public methods of synchronizing classes as concurrent entry
-    /// points even when the program has a `main`.
-    pub open_world: bool,
+    /// Whole-program rules: what the scanned code is (an application, a library, or decided
+    /// from its packaging); see `whole::threads::find`.
+    pub world: crate::whole::threads::WorldChoice,
     /// Simple names of class annotations that mark a class as meant for concurrent use (open
     /// world entry points).
     pub thread_safe_annotations: Vec<String>,
@@ -37,7 +37,7 @@ impl Default for AnalysisConfig {
     fn default() -> Self {
         Self {
             atomic_annotations: vec!["Atomic".to_string()],
-            open_world: false,
+            world: crate::whole::threads::WorldChoice::Auto,
             thread_safe_annotations: vec!["ThreadSafe".to_string()],
             context_insensitive: false,
             unknown_calls: UnknownCalls::NoLock,
@@ -161,6 +161,8 @@ pub struct FileConfig {
     /// Class globs or package names whose findings are not reported.
     pub exclude: Vec<String>,
     pub open_world: Option<bool>,
+    /// `world = "auto" | "library" | "application"`.
+    pub world: Option<crate::whole::threads::WorldChoice>,
     /// `lenient = true`: inputs that cannot be read are warnings, not errors (like `--lenient`).
     pub lenient: Option<bool>,
     /// `memory-budget = MIB`: the most memory loading may hold at one time (like
@@ -182,6 +184,7 @@ struct RawConfig {
     thread_safe_classes: Option<Vec<Spanned<String>>>,
     exclude: Option<Vec<Spanned<String>>>,
     open_world: Option<bool>,
+    world: Option<Spanned<String>>,
     lenient: Option<bool>,
     memory_budget: Option<Spanned<toml::Value>>,
     source_roots: Option<Vec<String>>,
@@ -268,6 +271,14 @@ impl FileConfig {
             cfg.exclude.push(g.into_inner());
         }
         cfg.open_world = raw.open_world;
+        if let Some(w) = raw.world {
+            let choice = crate::whole::threads::WorldChoice::parse(w.get_ref()).ok_or_else(|| {
+                err(w.span(), format!("`{}` is not a world", w.get_ref())).with_help(
+                    "write \"library\" (public API called by any thread), \"application\" (the main methods are the programs) or \"auto\" (decided from the jar's Main-Class)",
+                )
+            })?;
+            cfg.world = Some(choice);
+        }
         cfg.lenient = raw.lenient;
         if let Some(b) = raw.memory_budget {
             let mib = b

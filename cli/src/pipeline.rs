@@ -52,7 +52,7 @@ pub struct Stats {
     pub whole_program_time: Duration,
     /// Whole-program rules: how threads were found.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub world: Option<&'static str>,
+    pub world: Option<String>,
     /// Whole-program rules: the abstract threads.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub threads: Vec<String>,
@@ -80,6 +80,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t0 = Instant::now();
     let loaded = load::load(&opts.inputs, &opts.classpath, &opts.limits);
     let mut problems = loaded.problems;
+    let packages = loaded.packages;
     for root in &opts.source_roots {
         if !root.is_dir() {
             problems.push(InputProblem::warning(
@@ -238,7 +239,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t4 = Instant::now();
     if opts.rules.iter().any(|r| r.is_whole_program()) {
         // One panic here must not lose the per-method findings: contain it like a method's.
-        let whole = crate::diag::contain_phase(|| whole_program(&program, opts));
+        let whole = crate::diag::contain_phase(|| whole_program(&program, opts, &packages));
         match whole {
             Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
@@ -283,7 +284,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
 /// methods left out, and profile figures.
 type WholeProgram = (
     Vec<Diagnostic>,
-    &'static str,
+    String,
     Vec<String>,
     Vec<InputProblem>,
     Vec<String>,
@@ -291,11 +292,16 @@ type WholeProgram = (
 
 /// The whole-program rules: threads, views, and their checks. Returns the diagnostics (in
 /// scanned classes only), the world description, the thread names, and methods left out.
-fn whole_program(program: &Program, opts: &ScanOptions) -> WholeProgram {
+fn whole_program(
+    program: &Program,
+    opts: &ScanOptions,
+    packages: &[crate::load::Packaging],
+) -> WholeProgram {
     let (threads, world) = threads::find(
         program,
-        opts.config.open_world,
+        opts.config.world,
         &opts.config.thread_safe_annotations,
+        packages,
     );
     let names = threads.iter().map(|t| t.name.clone()).collect();
     let mut views = views::build(program, threads);

@@ -18,6 +18,7 @@ use stalecheck::load::{parse_classpath, Limits};
 use stalecheck::pipeline::{scan, ScanOptions};
 use stalecheck::report::{self, Report, RunInfo};
 use stalecheck::rules::{Level, RuleId, RULES};
+use stalecheck::whole::threads::WorldChoice;
 use stalecheck_sarif as sarif;
 
 const EXIT_CLEAN: u8 = 0;
@@ -152,6 +153,16 @@ struct MergeArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum WorldArg {
+    /// An application when a class directory has a main or a jar's Main-Class starts threads.
+    Auto,
+    /// The public API of synchronizing classes is called by many threads at once.
+    Library,
+    /// The main methods are the programs, each with the threads it starts.
+    Application,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum UnknownCallsArg {
     /// Unknown methods take no lock (few false alarms).
     NoLock,
@@ -203,9 +214,15 @@ struct ScanArgs {
     /// Simple name of an annotation marking atomic methods (repeatable) [default: Atomic].
     #[arg(long = "atomic-annotation", value_name = "NAME")]
     atomic_annotations: Vec<String>,
-    /// Whole-program rules: treat every public method of a synchronizing class as a concurrent
-    /// entry point, even when the program has a `main` (for libraries).
-    #[arg(long)]
+    /// Whole-program rules: what the scanned code is. `library`: every public method of a
+    /// synchronizing class may be called by many threads at once (open world); `application`:
+    /// the main methods are the programs, each with the threads it starts (closed world);
+    /// `auto`: an application when a class directory has a main, or a jar's Main-Class starts
+    /// threads, a library otherwise [default: auto, or `world` in stalecheck.toml].
+    #[arg(long, value_enum, value_name = "WORLD")]
+    world: Option<WorldArg>,
+    /// The same as `--world library`.
+    #[arg(long, conflicts_with = "world")]
     open_world: bool,
     /// Never show the progress indicator.
     #[arg(long)]
@@ -355,7 +372,22 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     }
     let mut config = AnalysisConfig {
         context_insensitive: args.context_insensitive,
-        open_world: args.open_world || file_ref.and_then(|f| f.open_world).unwrap_or(false),
+        world: match (args.world, args.open_world) {
+            (Some(WorldArg::Auto), _) => WorldChoice::Auto,
+            (Some(WorldArg::Library), _) | (None, true) => WorldChoice::Library,
+            (Some(WorldArg::Application), _) => WorldChoice::Application,
+            (None, false) => file_ref
+                .and_then(|f| {
+                    f.world.or(f.open_world.map(|o| {
+                        if o {
+                            WorldChoice::Library
+                        } else {
+                            WorldChoice::Auto
+                        }
+                    }))
+                })
+                .unwrap_or_default(),
+        },
         unknown_calls: match args.unknown_calls {
             UnknownCallsArg::NoLock => UnknownCalls::NoLock,
             UnknownCallsArg::Conservative => UnknownCalls::Conservative,

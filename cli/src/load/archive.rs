@@ -126,6 +126,16 @@ fn load_archive(data: &[u8], display: &str, format: Format, depth: u32, cx: &Ctx
         }
     };
     let mut found = Found::default();
+    if depth == 0 {
+        let main_class = match format {
+            Format::Jar => main_class(&mut archive.clone()),
+            Format::Jmod => None,
+        };
+        found.packages.push(super::Packaging {
+            path: display.to_string(),
+            main_class,
+        });
+    }
     found
         .problems
         .extend(duplicate_notes(data, &archive, display, format));
@@ -149,6 +159,45 @@ fn load_archive(data: &[u8], display: &str, format: Format, depth: u32, cx: &Ctx
         .collect();
     parts.into_iter().for_each(|part| found.append(part));
     found
+}
+
+/// The `Main-Class` of a jar's manifest (binary name with slashes), when it has one. A manifest
+/// that cannot be read, or is larger than any real one (64 KiB), names none.
+fn main_class(archive: &mut Archive) -> Option<String> {
+    use std::io::Read;
+    let entry = archive.by_name("META-INF/MANIFEST.MF").ok()?;
+    let mut text = String::new();
+    entry.take(64 * 1024).read_to_string(&mut text).ok()?;
+    main_class_of(&text)
+}
+
+/// `Main-Class` in a manifest's main section: a header line, continued on the lines that start
+/// with one space (the jar specification's 72-byte lines).
+pub(super) fn main_class_of(manifest: &str) -> Option<String> {
+    let mut value: Option<String> = None;
+    for line in manifest.lines() {
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() {
+            break; // the main section ends at the first blank line
+        }
+        if let Some(rest) = line.strip_prefix(' ') {
+            if let Some(v) = value.as_mut() {
+                v.push_str(rest);
+            }
+            continue;
+        }
+        if value.is_some() {
+            break;
+        }
+        if let Some((name, v)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("Main-Class") {
+                value = Some(v.trim().to_string());
+            }
+        }
+    }
+    value
+        .map(|v| v.trim().replace('.', "/"))
+        .filter(|v| !v.is_empty())
 }
 
 /// Whether zip could not open an archive because its end (the central directory) is missing.

@@ -104,11 +104,22 @@ pub struct RawClass {
     pub order: (u32, u32),
 }
 
+/// A scanned top-level archive and how it is packaged: a jar's `Main-Class` (binary name with
+/// slashes) makes it an application; a jar without one, or a jmod, is a library.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packaging {
+    /// Display path, the prefix of its classes' paths (`app.jar` for `app.jar!/com/x/Y.class`).
+    pub path: String,
+    pub main_class: Option<String>,
+}
+
 /// Everything loaded, and every problem met on the way.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOutput {
     /// Sorted by [`RawClass::order`].
     pub classes: Vec<RawClass>,
+    /// The scanned top-level archives, in input order.
+    pub packages: Vec<Packaging>,
     /// Each problem once, in input order.
     pub problems: Vec<InputProblem>,
 }
@@ -143,6 +154,9 @@ pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadO
                 order: (input, index_u32(i)),
             });
         output.classes.extend(classes);
+        if role == Role::Scanned {
+            output.packages.extend(found.packages);
+        }
         for mut problem in found.problems {
             // An archive without classes on the classpath (resources, a BOM) is ordinary.
             if role == Role::Library && problem.severity == crate::diag::Severity::Warning {
@@ -231,6 +245,8 @@ struct Loaded {
 struct Found {
     classes: Vec<Loaded>,
     problems: Vec<InputProblem>,
+    /// The top-level archive's packaging (one at most).
+    packages: Vec<Packaging>,
     /// Entries or files skipped because the memory budget could not pay for them (reported
     /// once per top-level input, see [`Found::report_over_budget`]).
     over_budget: u32,
@@ -264,6 +280,7 @@ impl Found {
 
     fn append(&mut self, mut other: Found) {
         self.classes.append(&mut other.classes);
+        self.packages.append(&mut other.packages);
         self.problems.append(&mut other.problems);
         self.over_budget = self.over_budget.saturating_add(other.over_budget);
         self.too_deep = self.too_deep.saturating_add(other.too_deep);

@@ -858,3 +858,55 @@ fn symlink_loop_is_a_note_and_classes_are_loaded_once() {
         problem.reason
     );
 }
+
+#[test]
+fn a_jar_names_its_main_class_and_nested_jars_are_not_packages() {
+    let tmp = TempDir::new("main-class");
+    let manifest = b"Manifest-Version: 1.0\r\nCreated-By: 17 (Debian)\r\nMain-Class: com.example.very.lo\r\n ng.Main\r\n\r\nName: com/x/\r\nMain-Class: not.This\r\n";
+    let inner = zip_bytes(&[
+        (
+            "META-INF/MANIFEST.MF",
+            b"Main-Class: inner.Main\n",
+            Deflated,
+        ),
+        ("com/y/Z.class", b"Z", Deflated),
+    ]);
+    let app = tmp.write(
+        "app.jar",
+        &zip_bytes(&[
+            ("META-INF/MANIFEST.MF", manifest, Deflated),
+            ("com/x/Y.class", b"Y", Deflated),
+            ("lib/inner.jar", &inner, Stored),
+        ]),
+    );
+    let lib = tmp.write(
+        "lib.jar",
+        &zip_bytes(&[
+            ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n", Deflated),
+            ("com/z/W.class", b"W", Deflated),
+        ]),
+    );
+    let output = load_all(&[&app, &lib]);
+    assert_no_problems(&output);
+    assert_eq!(
+        output.packages,
+        vec![
+            Packaging {
+                path: shown(&app),
+                main_class: Some("com/example/very/long/Main".to_string()),
+            },
+            Packaging {
+                path: shown(&lib),
+                main_class: None,
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_directory_is_no_package() {
+    let tmp = TempDir::new("dir-no-package");
+    tmp.write("com/x/Y.class", &class_bytes("com/x/Y"));
+    let output = load_all(&[tmp.path()]);
+    assert!(output.packages.is_empty(), "{:?}", output.packages);
+}

@@ -122,6 +122,7 @@ pub fn summary_line(report: &Report<'_>) -> String {
     let world = out
         .stats
         .world
+        .as_ref()
         .map(|w| format!("; threads: {w}"))
         .unwrap_or_default();
     format!(

@@ -115,7 +115,7 @@ pub fn check(
             let writer = runners.iter().find_map(|&a| {
                 ws.iter()
                     .copied()
-                    .find(|&b| a != b || v.threads[a as usize].many)
+                    .find(|&b| crate::whole::threads::concurrent(&v.threads, a, b))
             });
             let Some(writer) = writer else { continue };
             // An index checked against a size is a new shape to the user: reported when the

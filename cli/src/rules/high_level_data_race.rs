@@ -55,7 +55,7 @@ struct Violation {
 }
 
 fn concurrent(v: &Views, a: u32, b: u32) -> bool {
-    a != b || v.threads[a as usize].many
+    crate::whole::threads::concurrent(&v.threads, a, b)
 }
 
 fn subset(a: &[Var], b: &[Var]) -> bool {

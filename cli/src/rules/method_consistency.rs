@@ -15,7 +15,7 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
-use crate::whole::facts::{FieldId, READ, WRITE};
+use crate::whole::facts::{FieldId, LockKey, READ, WRITE};
 use crate::whole::views::{FieldSet, Views};
 
 /// One violation before reporting: a method view (node) and the two lock views that break the
@@ -32,8 +32,10 @@ struct Violation {
 }
 
 fn concurrent(v: &Views, a: &[u32], b: &[u32]) -> bool {
-    a.iter()
-        .any(|&x| b.iter().any(|&y| x != y || v.threads[x as usize].many))
+    a.iter().any(|&x| {
+        b.iter()
+            .any(|&y| crate::whole::threads::concurrent(&v.threads, x, y))
+    })
 }
 
 fn subset(a: &FieldSet, b: &FieldSet) -> bool {
@@ -298,7 +300,11 @@ impl Entered {
 const NEAR: usize = 2;
 
 /// The sections node `n` enters within [`NEAR`] calls, one per slot (the nearest first found):
-/// lock views opened there, and unlocked accesses reached through calls made outside every lock.
+/// the lock views opened there, and the accesses made outside every lock. A callee's critical
+/// section on a lock its caller already holds (the same field of the same object, a static
+/// lock, a class literal) is re-entry and part of the caller's section: a helper that re-takes
+/// the lock its caller holds splits nothing. One on another object's lock is a section of its
+/// own even inside the caller's (`dst.append(src)` taking `src`'s lock twice).
 fn near_sections(
     v: &Views,
     n: usize,
@@ -307,12 +313,14 @@ fn near_sections(
     class_of: &impl Fn(u32) -> u32,
 ) -> Vec<Entered> {
     let mut out: Vec<Entered> = Vec::new();
-    let mut seen: FxHashSet<(usize, bool)> = FxHashSet::default();
-    let mut level: Vec<(usize, bool, Route)> = vec![(n, true, [NONE; NEAR])];
+    let mut seen: FxHashSet<(usize, Vec<LockKey>)> = FxHashSet::default();
+    // Each node with the locks held around it (as it names them) and whether any lock is.
+    let mut level: Vec<(usize, Route, Vec<LockKey>, bool)> =
+        vec![(n, [NONE; NEAR], Vec::new(), false)];
     for depth in 0..=NEAR {
         let mut next = Vec::new();
-        for &(m, free_ok, route) in &level {
-            if !seen.insert((m, free_ok)) {
+        for (m, route, held, locked) in level {
+            if !seen.insert((m, held.clone())) {
                 continue;
             }
             let mut push = |slot: u32, sec: Section| {
@@ -323,13 +331,21 @@ fn near_sections(
                     route,
                 })
             };
+            let f = &v.facts[m];
             for &lv in &v.views_of[m] {
+                let site = v.lock_views[lv].site;
+                let reentered = f
+                    .region_keys
+                    .iter()
+                    .any(|(s, k)| *s == site && held.contains(k));
+                if reentered {
+                    continue;
+                }
                 for &s in &lv_slots[lv] {
                     push(s, Section::View(lv as u32));
                 }
             }
-            let f = &v.facts[m];
-            if free_ok {
+            if !locked {
                 for a in f.accesses.iter().filter(|a| is_free(a)) {
                     let k = if a.kind & WRITE != 0 { WRITE } else { READ };
                     if let Some(&s) = free_slot.get(&(a.field, k)) {
@@ -341,7 +357,17 @@ fn near_sections(
                 continue;
             }
             for call in &f.calls {
-                let unlocked = free_ok && call.held.is_empty() && !call.caller_held;
+                let call_locked = locked || !call.held.is_empty() || call.caller_held;
+                // What the callee sees held: the caller's locks it can name, and those held
+                // around the caller that it still names the same way (global ones).
+                let mut keys: Vec<LockKey> = call.held_keys.clone();
+                keys.extend(
+                    held.iter()
+                        .filter(|k| matches!(k, LockKey::Static(..) | LockKey::Class(_)))
+                        .cloned(),
+                );
+                keys.sort_unstable();
+                keys.dedup();
                 for &t in &call.targets {
                     if let Some(w) = v.node_index(crate::whole::views::Node {
                         method: t,
@@ -349,7 +375,7 @@ fn near_sections(
                     }) {
                         let mut r = route;
                         r[depth] = (call.at, w as u32);
-                        next.push((w, unlocked, r));
+                        next.push((w, r, keys.clone(), call_locked));
                     }
                 }
             }

@@ -4,7 +4,7 @@
 
 use super::fields::FieldTable;
 use crate::analysis::engine::{self, Frame, Observer, Observing};
-use crate::analysis::locks::{LockId, Sym, CALLER_SITE};
+use crate::analysis::locks::{Base, LockId, Sym, CALLER_SITE};
 use crate::bytecode::{InvokeKind, Op};
 use crate::program::{MethodId, Program};
 
@@ -33,9 +33,42 @@ pub struct CallSite {
     pub held: Box<[u32]>,
     /// A lock every caller holds (the method's entry locks) is held at the call.
     pub caller_held: bool,
+    /// The locks held at the call as the callee names them (its `this` is the receiver): a
+    /// region of the callee on one of them re-enters a lock the caller holds.
+    pub held_keys: Vec<LockKey>,
     /// The call is on `this` while this method holds the lock of `this`: the callee runs with
     /// it held (its `synchronized` is re-entry).
     pub this_held: bool,
+}
+
+/// A lock named across methods: relative to the method's `this`, or global.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LockKey {
+    This,
+    /// A field of `this` (its name, and the part of a read-write lock: 0 whole, 1 read, 2
+    /// write).
+    ThisField(std::sync::Arc<str>, u8),
+    /// A static field (class, name, part).
+    Static(std::sync::Arc<str>, std::sync::Arc<str>, u8),
+    /// A class literal (hash of its name).
+    Class(u64),
+}
+
+/// The key of a lock held in method `id`, when it can be named across methods.
+fn key_of(p: &Program, id: MethodId, lock: LockId) -> Option<LockKey> {
+    let class = p.class(id.class);
+    match lock {
+        LockId::This => Some(LockKey::This),
+        LockId::Class(h) => Some(LockKey::Class(h)),
+        LockId::Field(Base::This, r, part) => {
+            Some(LockKey::ThisField(class.member(r).name.clone(), part))
+        }
+        LockId::Field(Base::Static, r, part) => {
+            let m = class.member(r);
+            Some(LockKey::Static(m.class.clone(), m.name.clone(), part))
+        }
+        _ => None,
+    }
 }
 
 /// What one method does, in one calling context.
@@ -45,6 +78,8 @@ pub struct Facts {
     pub calls: Vec<CallSite>,
     /// Acquisition sites of the regions this method opens (not re-entry), in code order.
     pub regions: Vec<u32>,
+    /// The lock of each region that can be named across methods (by site).
+    pub region_keys: Vec<(u32, LockKey)>,
     /// The method calls `Object.wait` or `Condition.await*`.
     pub waits: bool,
     /// Analysis of the method failed (left out of the views).
@@ -117,8 +152,13 @@ impl Observer for Collector<'_> {
             .filter(|&s| s != CALLER_SITE)
             .collect();
         let caller_held = frame.locks.held.iter().any(|h| h.site == CALLER_SITE);
-        for &s in held.iter() {
-            self.facts.regions.push(s);
+        for h in frame.locks.held.iter().filter(|h| h.site != CALLER_SITE) {
+            self.facts.regions.push(h.site);
+            if let Some(k) = key_of(self.p, self.id, h.lock) {
+                if !self.facts.region_keys.iter().any(|(s, _)| *s == h.site) {
+                    self.facts.region_keys.push((h.site, k));
+                }
+            }
         }
         match code.insns[at as usize].op {
             Op::GetField(r) | Op::GetStatic(r) | Op::PutField(r) | Op::PutStatic(r) => {
@@ -166,11 +206,22 @@ impl Observer for Collector<'_> {
                         .map_or(Sym::Unknown, |s| s.sym)
                 };
                 let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
+                let held_keys = frame
+                    .locks
+                    .held
+                    .iter()
+                    .filter_map(|h| key_of(self.p, self.id, h.lock))
+                    .filter(|k| {
+                        receiver == Sym::This
+                            || matches!(k, LockKey::Static(..) | LockKey::Class(_))
+                    })
+                    .collect();
                 self.facts.calls.push(CallSite {
                     at,
                     targets,
                     held,
                     caller_held,
+                    held_keys,
                     this_held,
                 });
             }
