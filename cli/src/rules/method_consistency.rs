@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use crate::analysis::locks::METHOD_SITE;
+use crate::bytecode::cfg::Cfg;
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
@@ -147,6 +148,8 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             mine.sort_unstable();
             let threads = &v.reached_by[n];
             let scope = v.scope(n);
+            // The method's control flow, built when a class has two sections.
+            let mut cfg: Option<Option<Cfg>> = None;
             let mut start = 0;
             while start < mine.len() {
                 let class = mine[start].class;
@@ -156,18 +159,38 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 }
                 let run = &mine[start..end];
                 start = end;
-                // At least two sections that can both run (not two implementations of one
-                // call).
+                // At least two sections that can both run in one call of the method: not two
+                // implementations of one call, nor sections in exclusive branches.
+                let cfg = cfg.get_or_insert_with(|| {
+                    p.method(v.nodes[n].method).code.as_ref().map(Cfg::build)
+                });
+                let together = |x: &Entered, y: &Entered| {
+                    !x.exclusive(y)
+                        && match (cfg.as_ref(), x.anchor(v, n), y.anchor(v, n)) {
+                            (Some(cfg), Some(a), Some(b)) => {
+                                can_follow(cfg, a, b) || can_follow(cfg, b, a)
+                            }
+                            _ => true,
+                        }
+                };
                 let sequential = run
                     .iter()
                     .enumerate()
-                    .any(|(i, x)| run[i + 1..].iter().any(|y| !x.exclusive(y)));
+                    .any(|(i, x)| run[i + 1..].iter().any(|y| together(x, y)));
                 if !sequential {
                     continue;
                 }
                 let views = per_class.get(&class);
-                let hit = entered_break(v, &slot_sets, run, views, &concurrent_writer, threads)
-                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
+                let hit = entered_break(
+                    v,
+                    &slot_sets,
+                    run,
+                    views,
+                    &concurrent_writer,
+                    &together,
+                    threads,
+                )
+                .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
                 if let Some((pair, writer)) = hit {
                     found.entry(class).or_default().push((n, pair, writer));
                 }
@@ -294,6 +317,56 @@ impl Entered {
     }
 }
 
+impl Entered {
+    /// The instruction of method `n` where the section starts: its own acquisition or access,
+    /// or the call leading to it (`None` for a `synchronized` method's whole body).
+    fn anchor(&self, v: &Views, n: usize) -> Option<u32> {
+        if self.route[0] != NONE {
+            return Some(self.route[0].0);
+        }
+        match self.sec {
+            Section::View(lv) => {
+                let lv = &v.lock_views[lv as usize];
+                (lv.node == n && lv.site != METHOD_SITE).then_some(lv.site)
+            }
+            Section::Free(m, at) => (m as usize == n).then_some(at),
+        }
+    }
+}
+
+/// Whether instruction `b` can run after instruction `a` in one run of the method (normal and
+/// exception edges).
+fn can_follow(cfg: &Cfg, a: u32, b: u32) -> bool {
+    let (Some(&ba), Some(&bb)) = (cfg.block_of.get(a as usize), cfg.block_of.get(b as usize))
+    else {
+        return true;
+    };
+    if ba == bb && a <= b {
+        return true;
+    }
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut stack: Vec<u32> = Vec::new();
+    let push_from = |blk: u32, stack: &mut Vec<u32>| {
+        let block = &cfg.blocks[blk as usize];
+        stack.extend(block.succs.iter().copied());
+        for i in block.start..block.end {
+            if let Some(h) = cfg.handlers_at.get(i as usize) {
+                stack.extend(h.iter().copied());
+            }
+        }
+    };
+    push_from(ba, &mut stack);
+    while let Some(x) = stack.pop() {
+        if x == bb {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x as usize], true) {
+            push_from(x, &mut stack);
+        }
+    }
+    false
+}
+
 /// How deep in the call tree below a method a critical section still counts as one the method
 /// enters: its own, its callees' and theirs (a wrapper around a synchronized method). A section
 /// deeper down belongs to an operation the method delegates whole.
@@ -402,11 +475,12 @@ fn entered_break(
     run: &[Entered],
     views: Option<&ClassViews>,
     concurrent_writer: &impl Fn(&[u32], FieldId) -> Option<usize>,
+    together: &impl Fn(&Entered, &Entered) -> bool,
     threads: &[u32],
 ) -> Option<((Section, Section), usize)> {
     run.iter().enumerate().find_map(|(i, x)| {
         run[i + 1..].iter().find_map(|y| {
-            if x.exclusive(y) {
+            if !together(x, y) {
                 return None;
             }
             let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
