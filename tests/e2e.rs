@@ -1342,30 +1342,39 @@ public class Reentrant {
     );
 }
 
+/// A counter whose `inc` reads and writes in two critical sections (marked `// {mark}`), in
+/// `package`.
+fn counter_source(package: &str, mark: &str) -> String {
+    format!(
+        r#"package {package};
+
+public class Counter {{
+    private int n;
+
+    public synchronized int get() {{
+        return n;
+    }}
+
+    public synchronized void set(int v) {{
+        n = v;
+    }}
+
+    public void inc() {{
+        int v = get(); // {mark}
+        set(v + 1);
+    }}
+}}
+"#
+    )
+}
+
 /// A library (no `main`) is analysed in open world, and the output says so; a program with a
 /// `main` that starts threads is analysed in closed world, where an object no second thread
 /// touches is quiet.
 #[test]
 fn whole_program_mode_is_reported_and_used() {
-    const LIBRARY: &str = r#"package e2e.world;
-
-public class Counter {
-    private int n;
-
-    public synchronized int get() {
-        return n;
-    }
-
-    public synchronized void set(int v) {
-        n = v;
-    }
-
-    public void inc() {
-        int v = get(); // OPEN-MC
-        set(v + 1);
-    }
-}
-"#;
+    let library = counter_source("e2e.world", "OPEN-MC");
+    let library = library.as_str();
     const PROGRAM: &str = r#"package e2e.world;
 
 public class Single {
@@ -1377,7 +1386,7 @@ public class Single {
 "#;
     let src = common::scratch_dir("world-src");
     let lib = common::scratch_dir("world-lib");
-    common::compile_sources(&src, &lib, "17", &[("e2e/world/Counter.java", LIBRARY)]);
+    common::compile_sources(&src, &lib, "17", &[("e2e/world/Counter.java", library)]);
     let (run, report) = scan_json(&[&lib], &["--rules", "method-consistency"]);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     let world = json["summary"]["world"].as_str().unwrap_or_default();
@@ -1389,7 +1398,7 @@ public class Single {
     let mc = report.findings_of("method-consistency");
     assert!(
         mc.iter()
-            .any(|f| f.method == "inc" && f.line == Some(line_of(LIBRARY, "// OPEN-MC"))),
+            .any(|f| f.method == "inc" && f.line == Some(line_of(library, "// OPEN-MC"))),
         "open world: inc is not atomic against concurrent callers\n{}",
         run.describe()
     );
@@ -1403,7 +1412,7 @@ public class Single {
         &prog,
         "17",
         &[
-            ("e2e/world/Counter.java", LIBRARY),
+            ("e2e/world/Counter.java", library),
             ("e2e/world/Single.java", PROGRAM),
         ],
     );
@@ -1436,25 +1445,8 @@ public class Single {
 /// `--world` and `world` in stalecheck.toml override it, and a bad `world` is a located error.
 #[test]
 fn the_world_comes_from_the_jar_and_can_be_overridden() {
-    const COUNTER: &str = r#"package e2e.jarworld;
-
-public class Counter {
-    private int n;
-
-    public synchronized int get() {
-        return n;
-    }
-
-    public synchronized void set(int v) {
-        n = v;
-    }
-
-    public void inc() {
-        int v = get(); // LIB-MC
-        set(v + 1);
-    }
-}
-"#;
+    let counter = counter_source("e2e.jarworld", "LIB-MC");
+    let counter = counter.as_str();
     const VERSION: &str = r#"package e2e.jarworld;
 
 public class Version {
@@ -1481,7 +1473,7 @@ public class Server {
         &out,
         "17",
         &[
-            ("e2e/jarworld/Counter.java", COUNTER),
+            ("e2e/jarworld/Counter.java", counter),
             ("e2e/jarworld/Version.java", VERSION),
             ("e2e/jarworld/Server.java", SERVER),
         ],
@@ -1512,7 +1504,7 @@ public class Server {
         report
             .findings_of("method-consistency")
             .iter()
-            .any(|f| f.method == "inc" && f.line == Some(line_of(COUNTER, "// LIB-MC")))
+            .any(|f| f.method == "inc" && f.line == Some(line_of(counter, "// LIB-MC")))
     };
     let rules = ["--rules", "method-consistency"];
 
