@@ -15,4 +15,5 @@ pub mod pipeline;
 pub mod program;
 pub mod report;
 pub mod rules;
+pub mod sections;
 pub mod whole;

@@ -238,6 +238,12 @@ struct ScanArgs {
     /// Also `memory-budget` in stalecheck.toml.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=stalecheck::config::MAX_MEMORY_BUDGET_MIB))]
     memory_budget: Option<u64>,
+    /// Also write the atomic sections for the run-time agent (stalecheck-agent.jar) to this
+    /// JSON file (docs/sections.schema.json): the reads and uses of the stale-value findings,
+    /// check-then-acts, load-and-store and test-and-use patterns, and the other accesses of their
+    /// fields.
+    #[arg(long, value_name = "FILE")]
+    sections: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -312,6 +318,28 @@ fn load_config(explicit: Option<&std::path::Path>) -> miette::Result<Option<File
             .map(Some)
             .map_err(|e| miette::Report::new(*e)),
     }
+}
+
+/// Writes the agent's sections file and says what is in it.
+fn write_sections(
+    path: &std::path::Path,
+    file: &stalecheck::sections::SectionsFile,
+    counts: &stalecheck::sections::Counts,
+) -> miette::Result<()> {
+    let text = serde_json::to_string_pretty(file).into_diagnostic()?;
+    std::fs::write(path, text + "\n")
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write the sections file {}", path.display()))?;
+    eprintln!(
+        "stalecheck: sections: {} from findings, {} from patterns, {} primitive ({} findings with no \
+         section: read not a field in the method, or use in another method) -> {}",
+        counts.from_findings,
+        counts.patterns,
+        counts.primitive,
+        counts.skipped_findings,
+        path.display()
+    );
+    Ok(())
 }
 
 fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
@@ -445,6 +473,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
                 .map_or(Limits::default().memory_budget, |mib| mib << 20),
             ..Limits::default()
         },
+        sections: args.sections.is_some(),
     };
     let show_progress = !args.no_progress && std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -497,6 +526,9 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             Severity::Note => "note",
         };
         eprintln!("stalecheck: {tag}: {p}");
+    }
+    if let (Some(path), Some((file, counts))) = (&args.sections, &out.sections) {
+        write_sections(path, file, counts)?;
     }
     let t_out = std::time::Instant::now();
     let policy = report::suppress::Policy {
