@@ -51,7 +51,7 @@ public final class Agent {
         }
         final Report report = new Report(opts);
         Map<String, Sec> secs = new HashMap<>();
-        Set<String> healedVars = new HashSet<>();
+        Map<String, Integer> healedVars = new HashMap<>();
         for (Sections.Section s : sections.sections) {
             int all = Rt.READ | Rt.WRITE;
             for (int m : s.allowed) {
@@ -60,7 +60,14 @@ public final class Agent {
             Sec sec = new Sec(s.id, s.general, s.origin, s, s.general ? all : 0);
             sec.heal = heal.contains(s.id);
             if (sec.heal) {
-                healedVars.add(s.varClass + "." + s.varField);
+                if (!s.general) {
+                    System.err.println("stalecheck-agent: section " + s.id + " is primitive: only general sections are healed");
+                    sec.heal = false;
+                } else {
+                    String v = s.varClass + "." + s.varField;
+                    Integer prev = healedVars.get(v);
+                    healedVars.put(v, prev == null ? all : prev & all);
+                }
             }
             if (secs.put(s.id, sec) != null) {
                 System.err.println("stalecheck-agent: two sections have the id " + s.id + " (the agent is off for this run)");

@@ -14,7 +14,10 @@ final class Model {
         final boolean isStatic;
         /** The variable of a static field (the same object for every access). */
         final Object staticKey = new Object();
-        volatile boolean healed;
+        /** The healing lock of the field, when a healed section is over it (else null). */
+        volatile java.util.concurrent.locks.ReentrantLock healLock;
+        /** The accesses every healed section over the field allows (others take the lock). */
+        volatile int healAllowed;
 
         Field(int id, String cls, String name, boolean isStatic) {
             this.id = id;
@@ -75,6 +78,9 @@ final class Model {
         /** Identifies the method (method exits close the sections entered in it). */
         int methodId;
         boolean noise;
+        /** A method's start: the healed sections entered in the method, whose locks it takes. */
+        Sec[] healSecs = new Sec[0];
+        Field[] healFields = new Field[0];
 
         Loc(String cls, String method, String desc, String file, int pc, int line) {
             this.cls = cls;

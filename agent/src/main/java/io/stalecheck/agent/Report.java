@@ -142,7 +142,8 @@ final class Report {
                 .append(", \"seed\": ").append(opts.seedGiven ? Long.toString(opts.seed) : "null")
                 .append(", \"heal\": ").append(opts.heal != null).append("},\n");
         b.append("  \"instrumented\": {\"classes\": ").append(classes.get()).append(", \"locations\": ")
-                .append(locations.get()).append(", \"collisions\": ").append(Rt.COLLISIONS.get()).append("},\n");
+                .append(locations.get()).append(", \"collisions\": ").append(Rt.COLLISIONS.get()).append(", \"healTimeouts\": ")
+                .append(Rt.HEAL_TIMEOUTS.get()).append("},\n");
         b.append("  \"violations\": [");
         for (int k = 0; k < vs.size(); k++) {
             Violation v = vs.get(k);

@@ -5,7 +5,6 @@ import io.stalecheck.agent.Model.Sec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -36,6 +35,8 @@ public final class Rt {
 
     private static final AtomicReferenceArray<Access> TABLE = new AtomicReferenceArray<>(SLOTS);
     static final AtomicLong COLLISIONS = new AtomicLong();
+    /** Accesses that waited for a healing lock past the timeout and went on unhealed. */
+    static final AtomicLong HEAL_TIMEOUTS = new AtomicLong();
     private static final AtomicLong THREADS = new AtomicLong();
     private static final ThreadLocal<TS> STATE = new ThreadLocal<TS>() {
         @Override
@@ -43,7 +44,6 @@ public final class Rt {
             return new TS();
         }
     };
-    private static final ConcurrentHashMap<HKey, ReentrantLock> HEAL_LOCKS = new ConcurrentHashMap<>();
 
     private Rt() {}
 
@@ -98,7 +98,17 @@ public final class Rt {
         Object key;
         long fid;
         boolean noised;
-        ReentrantLock heal;
+    }
+
+    /** A healing lock taken at a method's start, released when the method returns or throws. */
+    static final class Held {
+        final int method;
+        final ReentrantLock lock;
+
+        Held(int method, ReentrantLock lock) {
+            this.method = method;
+            this.lock = lock;
+        }
     }
 
     /** Per-thread state. */
@@ -110,32 +120,13 @@ public final class Rt {
         boolean pendingNoised;
         ReentrantLock spanLock;
         final List<Open> open = new ArrayList<>(2);
+        final List<Held> held = new ArrayList<>(2);
         final Random rnd;
 
         TS() {
             long n = THREADS.incrementAndGet();
             long seed = opts != null && opts.seedGiven ? opts.seed : System.nanoTime();
             rnd = new Random(seed * 0x9E3779B97F4A7C15L + n);
-        }
-    }
-
-    private static final class HKey {
-        final Object key;
-        final long fid;
-
-        HKey(Object key, long fid) {
-            this.key = key;
-            this.fid = fid;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof HKey && ((HKey) o).key == key && ((HKey) o).fid == fid;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(key) * 31 + (int) fid;
         }
     }
 
@@ -207,7 +198,7 @@ public final class Rt {
             return;
         }
         TS ts = STATE.get();
-        if (ts.busy || ts.open.isEmpty()) {
+        if (ts.busy || ts.open.isEmpty() && ts.held.isEmpty()) {
             return;
         }
         ts.busy = true;
@@ -218,7 +209,48 @@ public final class Rt {
                 if (o.entry.methodId == method) {
                     ts.open.remove(k);
                     release(o.slot, o.token);
-                    unlock(o.heal);
+                }
+            }
+            // The healing locks of this invocation (the innermost ones of the method).
+            for (int k = ts.held.size() - 1; k >= 0; k--) {
+                Held h = ts.held.get(k);
+                if (h.method != method) {
+                    break;
+                }
+                ts.held.remove(k);
+                unlock(h.lock);
+            }
+        } finally {
+            ts.busy = false;
+        }
+    }
+
+    /**
+     * The start of a method where a healed section begins: takes the healing locks of its
+     * fields before the method takes any lock of its own (so that a thread never waits for a
+     * healing lock while it holds a monitor the holder of the healing lock needs next), held
+     * until the method returns or throws.
+     */
+    public static void healEnter(int id) {
+        if (!enabled) {
+            return;
+        }
+        TS ts = STATE.get();
+        if (ts.busy) {
+            return;
+        }
+        ts.busy = true;
+        try {
+            Loc l = locs[id];
+            for (int k = 0; k < l.healFields.length; k++) {
+                ReentrantLock lock = l.healFields[k].healLock;
+                Sec sec = l.healSecs[k];
+                if (lock == null) {
+                    continue;
+                }
+                if (acquire(lock, sec)) {
+                    sec.healed.incrementAndGet();
+                    ts.held.add(new Held(l.methodId, lock));
                 }
             }
         } finally {
@@ -247,11 +279,11 @@ public final class Rt {
             }
             releaseSpan(ts);
             Sec entering = l.entryOf != null ? l.entryOf : l.primitive;
-            ReentrantLock heal = null;
-            if (l.field != null && l.field.healed) {
-                heal = healLock(key, fid, entering);
-                if (heal != null && (l.entryOf == null || !l.entryOf.heal)) {
-                    ts.spanLock = heal; // held for this access only
+            ReentrantLock heal = l.field == null ? null : l.field.healLock;
+            if (heal != null && (l.mode() & l.field.healAllowed) == 0 && !heal.isHeldByCurrentThread()) {
+                // An access the healed sections do not allow waits for them to end (bounded).
+                if (acquire(heal, null)) {
+                    ts.spanLock = heal;
                 }
             }
             int slot = slot(key, fid);
@@ -261,7 +293,6 @@ public final class Rt {
                 Access cur = TABLE.get(slot);
                 if (cur == null) {
                     if (entering == null) {
-                        unlockIfEntry(heal, ts);
                         return; // an end point only: no section starts here
                     }
                     Access a = new Access(me, key, fid, l, entering, null, 0, new Object());
@@ -282,7 +313,6 @@ public final class Rt {
                         o.key = key;
                         o.fid = fid;
                         o.noised = noised;
-                        o.heal = ts.spanLock == heal ? null : heal;
                         ts.open.add(o);
                     } else {
                         ts.pendingSlot = slot;
@@ -294,7 +324,6 @@ public final class Rt {
                 }
                 if (cur.key != key || cur.fid != fid) {
                     COLLISIONS.incrementAndGet();
-                    unlockIfEntry(heal, ts);
                     return; // the slot is another variable's: not monitored (a miss, no false report)
                 }
                 if (cur.owner == me) {
@@ -307,42 +336,23 @@ public final class Rt {
                         }
                         if (o != null) {
                             o.token = fresh.token;
-                            if (heal != null && o.heal == null) {
-                                o.heal = heal;
-                            } else {
-                                unlock(heal);
-                            }
-                        } else {
-                            unlock(heal);
                         }
                         cur.sec.entered.incrementAndGet();
-                    } else {
-                        unlockIfEntry(heal, ts);
                     }
                     return; // its own section: nothing to check
                 }
                 if ((cur.sec.allowedAll & l.mode()) != 0 || cur.n >= MAX_SUSPECTS) {
-                    unlockIfEntry(heal, ts);
                     return; // allowed at every end: cannot break the section
                 }
                 if (stack == null) {
                     stack = report.stack();
                 }
                 if (TABLE.compareAndSet(slot, cur, cur.with(new Suspect(me.getName(), l, stack, cur.suspects)))) {
-                    unlockIfEntry(heal, ts);
                     return;
                 }
             }
         } finally {
             ts.busy = false;
-        }
-    }
-
-    private static void unlockIfEntry(ReentrantLock heal, TS ts) {
-        // A healing lock taken for a section that did not start is released; one for the span of
-        // an access stays until after().
-        if (heal != null && ts.spanLock != heal) {
-            unlock(heal);
         }
     }
 
@@ -381,7 +391,6 @@ public final class Rt {
                 if (l.endOf[e] == o.sec) {
                     ts.open.remove(k);
                     Access cur = judgeAndRelease(o.slot, o.token);
-                    unlock(o.heal);
                     if (cur != null) {
                         int bad = report(cur, l, l.endMask[e]);
                         if (o.noised && bad == 0) {
@@ -445,39 +454,27 @@ public final class Rt {
 
     // ---- healing ----
 
-    private static ReentrantLock healLock(Object key, long fid, Sec sec) {
-        HKey k = new HKey(key, fid);
-        ReentrantLock lock = HEAL_LOCKS.get(k);
-        if (lock == null) {
-            ReentrantLock fresh = new ReentrantLock();
-            lock = HEAL_LOCKS.putIfAbsent(k, fresh);
-            if (lock == null) {
-                lock = fresh;
-            }
-        }
+    /** Takes a healing lock, waiting at most healTimeout (never a deadlock: past it, no lock). */
+    private static boolean acquire(ReentrantLock lock, Sec sec) {
         if (lock.tryLock()) {
-            if (sec != null && sec.heal) {
-                sec.healed.incrementAndGet();
-            }
-            return lock;
+            return true;
         }
         if (sec != null) {
             sec.healWaits.incrementAndGet();
         }
         try {
             if (lock.tryLock(opts.healTimeoutMs, TimeUnit.MILLISECONDS)) {
-                if (sec != null && sec.heal) {
-                    sec.healed.incrementAndGet();
-                }
-                return lock;
+                return true;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (sec != null) {
             sec.healTimeouts.incrementAndGet();
+        } else {
+            HEAL_TIMEOUTS.incrementAndGet();
         }
-        return null; // never deadlock: past the timeout the access goes on unhealed
+        return false;
     }
 
     private static void releaseSpan(TS ts) {

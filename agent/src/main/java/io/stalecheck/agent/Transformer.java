@@ -43,10 +43,10 @@ final class Transformer implements ClassFileTransformer {
     private final Report report;
     private final Map<String, Field> fields = new HashMap<>();
     private final Map<String, FieldFlags> flags = new ConcurrentHashMap<>();
-    private final java.util.Set<String> healedVars;
+    private final Map<String, Integer> healedVars;
     private int methods;
 
-    Transformer(Options opts, Sections sections, Map<String, Sec> secs, Report report, java.util.Set<String> healedVars) {
+    Transformer(Options opts, Sections sections, Map<String, Sec> secs, Report report, Map<String, Integer> healedVars) {
         this.opts = opts;
         this.sections = sections;
         this.secs = secs;
@@ -159,6 +159,8 @@ final class Transformer implements ClassFileTransformer {
             methodId = ++methods;
         }
         List<AbstractInsnNode> exits = new ArrayList<>();
+        List<Sec> healSecs = new ArrayList<>();
+        List<Field> healFields = new ArrayList<>();
         for (AbstractInsnNode in = mn.instructions.getFirst(); in != null; ) {
             AbstractInsnNode next = in.getNext();
             if (in instanceof LineNumberNode) {
@@ -225,6 +227,10 @@ final class Transformer implements ClassFileTransformer {
                     if (s.general) {
                         l.entryOf = sec;
                         entries = true;
+                        if (sec.heal && !healSecs.contains(sec)) {
+                            healSecs.add(sec);
+                            healFields.add(l.field);
+                        }
                     } else {
                         l.primitive = sec;
                         sec.allowedAll = l.write ? 0 : Rt.READ;
@@ -274,6 +280,17 @@ final class Transformer implements ClassFileTransformer {
                 ex.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RT, "methodExit", "(I)V", false));
                 mn.instructions.insertBefore(x, ex);
             }
+        }
+        if (!healSecs.isEmpty()) {
+            Loc h = new Loc(dotted, mn.name, mn.desc, cn.sourceFile, 0, 0);
+            h.methodId = methodId;
+            h.healSecs = healSecs.toArray(new Sec[0]);
+            h.healFields = healFields.toArray(new Field[0]);
+            int id = Agent.register(h);
+            InsnList start = new InsnList();
+            start.add(new LdcInsnNode(id));
+            start.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RT, "healEnter", "(I)V", false));
+            mn.instructions.insert(start);
         }
         return changed;
     }
@@ -348,7 +365,11 @@ final class Transformer implements ClassFileTransformer {
         Field f = fields.get(k);
         if (f == null) {
             f = new Field(fields.size(), cls, name, isStatic);
-            f.healed = healedVars.contains(k);
+            Integer allowed = healedVars.get(k);
+            if (allowed != null) {
+                f.healAllowed = allowed;
+                f.healLock = new java.util.concurrent.locks.ReentrantLock();
+            }
             fields.put(k, f);
         }
         return f;
