@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod bytecode;
 pub mod config;
+pub mod confirm;
 pub mod diag;
 pub mod explain;
 pub mod fxhash;

@@ -63,6 +63,10 @@ pub struct Section {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FindingRef {
     pub rule: String,
+    /// The finding's method: class (binary name with dots), name and descriptor.
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
     /// The package-relative source file.
     pub file: String,
     /// The line of the finding (its use), if known.
@@ -393,6 +397,9 @@ fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Se
         origin: origin.to_string(),
         finding: Some(FindingRef {
             rule: d.rule.code().to_string(),
+            class: d.class.clone(),
+            method: d.method.clone(),
+            descriptor: d.descriptor.clone(),
             file: d.file.clone(),
             line: d.line,
         }),

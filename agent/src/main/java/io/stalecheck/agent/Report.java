@@ -178,6 +178,9 @@ final class Report {
                     .append(", \"entered\": ").append(s.entered.get()).append(", \"noised\": ").append(s.noised.get())
                     .append(", \"noisedClean\": ").append(s.noisedClean.get()).append(", \"violations\": ")
                     .append(s.violations.get());
+            if (s.src != null && s.src.finding != null) {
+                b.append(", \"finding\": ").append(findingJson(s.src.finding));
+            }
             if (s.heal) {
                 b.append(", \"heal\": {\"healed\": ").append(s.healed.get()).append(", \"waits\": ")
                         .append(s.healWaits.get()).append(", \"timeouts\": ").append(s.healTimeouts.get()).append("}");
