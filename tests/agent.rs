@@ -436,3 +436,160 @@ fn a_bad_option_leaves_the_program_running_unmonitored() {
         "total=20 expected=20"
     );
 }
+
+/// The stale-value finding's SARIF result, from a scan (or merge) with `--confirmations`.
+fn stale_value_result(log: &Value) -> Value {
+    let run = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tool"]["driver"]["name"] == "stalecheck")
+        .expect("stalecheck's run");
+    run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "stale-value")
+        .expect("the stale-value result")
+        .clone()
+}
+
+#[test]
+fn confirmations_mark_the_finding_the_agent_saw_broken() {
+    if skipped() {
+        return;
+    }
+    let s = setup();
+    let opts = format!("{},noise=random,permille=100,sleep=1", sections_opt(s));
+    // Detection is not certain in one run (>= 95%): up to 5 runs until one sees it.
+    let mut label = String::new();
+    for i in 0..5 {
+        label = format!("confirm-{i}");
+        let r = run(s, "LostUpdate", &["4", "100", "1"], &opts, &label);
+        if violations(&r).iter().any(|v| v["origin"] == "stale-value") {
+            break;
+        }
+    }
+    let report = s.dir.join(format!("{label}.json"));
+    let src = common::repo_root().join("fixtures").join("agent");
+    let sarif = s.dir.join("confirmed.sarif");
+    let run = common::stalecheck([
+        "scan".as_ref(),
+        s.classes.as_os_str(),
+        "--source-root".as_ref(),
+        src.as_os_str(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+        "--output".as_ref(),
+        sarif.as_os_str(),
+        "--confirmations".as_ref(),
+        report.as_os_str(),
+        "--no-progress".as_ref(),
+    ]);
+    assert_eq!(run.code(), 1, "{}", run.describe());
+    let log = read_json(&sarif);
+    assert!(
+        stalecheck_sarif::schema_errors(&log).is_empty(),
+        "{:?}",
+        stalecheck_sarif::schema_errors(&log)
+    );
+    let r = stale_value_result(&log);
+    let confirmed = &r["properties"]["stalecheck/confirmed"];
+    assert_eq!(confirmed["by"], "stalecheck-agent", "{r}");
+    assert_eq!(r["rank"], 100.0);
+    let flows = r["codeFlows"].as_array().unwrap();
+    let observed = flows.last().unwrap();
+    assert_eq!(observed["threadFlows"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        observed["threadFlows"][0]["locations"][0]["location"]["physicalLocation"]["region"]
+            ["startLine"],
+        15
+    );
+
+    // merge: stalecheck's run and the agent's own run, the finding confirmed.
+    let plain = s.dir.join("plain.sarif");
+    let scan = common::stalecheck([
+        "scan".as_ref(),
+        s.classes.as_os_str(),
+        "--source-root".as_ref(),
+        src.as_os_str(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+        "--output".as_ref(),
+        plain.as_os_str(),
+        "--no-progress".as_ref(),
+    ]);
+    assert_eq!(scan.code(), 1, "{}", scan.describe());
+    assert!(stale_value_result(&read_json(&plain))["properties"]
+        .get("stalecheck/confirmed")
+        .is_none());
+    let merged = s.dir.join("merged.sarif");
+    let agent_sarif = s.dir.join(format!("{label}.sarif"));
+    let m = common::stalecheck([
+        "merge".as_ref(),
+        plain.as_os_str(),
+        agent_sarif.as_os_str(),
+        "--output".as_ref(),
+        merged.as_os_str(),
+        "--confirmations".as_ref(),
+        report.as_os_str(),
+    ]);
+    assert_eq!(m.code(), 0, "{}", m.describe());
+    let log = read_json(&merged);
+    assert!(stalecheck_sarif::schema_errors(&log).is_empty());
+    let tools: Vec<&str> = log["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["tool"]["driver"]["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"stalecheck") && tools.contains(&"stalecheck-agent"), "{tools:?}");
+    assert_eq!(stale_value_result(&log)["rank"], 100.0);
+}
+
+#[test]
+fn a_section_exercised_under_noise_without_a_conflict_is_listed() {
+    if skipped() {
+        return;
+    }
+    let s = setup();
+    // One depositor: the lost update's section runs under noise, and nothing can break it.
+    let r = run(
+        s,
+        "LostUpdate",
+        &["1", "200", "1"],
+        &format!("{},noise=random,permille=200,sleep=1", sections_opt(s)),
+        "exercised",
+    );
+    assert!(violations(&r).is_empty());
+    assert!(totals_right(&r));
+    let sarif = s.dir.join("exercised.sarif.out");
+    let report = s.dir.join("exercised.json");
+    let run = common::stalecheck([
+        "scan".as_ref(),
+        s.classes.as_os_str(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+        "--output".as_ref(),
+        sarif.as_os_str(),
+        "--confirmations".as_ref(),
+        report.as_os_str(),
+        "--no-progress".as_ref(),
+    ]);
+    assert_eq!(run.code(), 1, "{}", run.describe());
+    assert!(
+        run.stderr.contains("exercised without a conflict: stale-value:agentfix.LostUpdate"),
+        "{}",
+        run.describe()
+    );
+    let log = read_json(&sarif);
+    let r = stale_value_result(&log);
+    assert!(r["properties"].get("stalecheck/confirmed").is_none());
+    assert!(r["properties"]["stalecheck/exercised"]["noised"].as_u64().unwrap() > 0, "{r}");
+    let listed = log["runs"][0]["properties"]["stalecheck/exercisedSections"]
+        .as_array()
+        .unwrap();
+    assert!(listed
+        .iter()
+        .any(|x| x["section"].as_str().unwrap().starts_with("stale-value:")));
+}
