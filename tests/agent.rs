@@ -92,7 +92,10 @@ pub fn build_agent(repo: &Path) -> PathBuf {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let jar = repo.join("agent").join("target").join("stalecheck-agent.jar");
+    let jar = repo
+        .join("agent")
+        .join("target")
+        .join("stalecheck-agent.jar");
     assert!(jar.is_file(), "{} was not built", jar.display());
     jar
 }
@@ -178,8 +181,14 @@ fn sections_file_follows_its_schema_and_names_the_findings() {
     }
     let s = setup();
     let doc = read_json(&s.sections);
-    let schema = read_json(&common::repo_root().join("docs").join("sections.schema.json"));
-    let validator = jsonschema::options().build(&schema).expect("schema compiles");
+    let schema = read_json(
+        &common::repo_root()
+            .join("docs")
+            .join("sections.schema.json"),
+    );
+    let validator = jsonschema::options()
+        .build(&schema)
+        .expect("schema compiles");
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "sections.json: {errors:?}");
     let secs = doc["sections"].as_array().unwrap();
@@ -308,7 +317,10 @@ fn data_race_on_an_unsynchronized_field_is_detected_in_full_mode() {
             detected += 1;
             // One side writes (line 19): a read broken by a write, or a write broken by any
             // access.
-            let lines = [&v["owner"]["entry"]["line"], &v["intruder"]["location"]["line"]];
+            let lines = [
+                &v["owner"]["entry"]["line"],
+                &v["intruder"]["location"]["line"],
+            ];
             assert!(lines.contains(&&Value::from(19)), "{v}");
             assert_eq!(v["variable"]["static"], true);
             assert_ne!(v["owner"]["thread"], v["intruder"]["thread"]);
@@ -335,7 +347,12 @@ fn correct_versions_give_no_report_in_100_rounds() {
     let s = setup();
     // 100 rounds (4 threads, 100 deposits each) in one JVM per program and mode: the agent and
     // its noise run through the same sections 40,000 times per program.
-    for main in ["BankLocked", "LostUpdateLocked", "BankConfined", "BankAtomic"] {
+    for main in [
+        "BankLocked",
+        "LostUpdateLocked",
+        "BankConfined",
+        "BankAtomic",
+    ] {
         for (mode, opts) in [
             (
                 "sections",
@@ -346,7 +363,13 @@ fn correct_versions_give_no_report_in_100_rounds() {
                 "mode=full,noise=random,permille=20,sleep=1".to_string(),
             ),
         ] {
-            let r = run(s, main, &["4", "100", "100"], &opts, &format!("{main}-{mode}"));
+            let r = run(
+                s,
+                main,
+                &["4", "100", "100"],
+                &opts,
+                &format!("{main}-{mode}"),
+            );
             assert_eq!(r.lines.len(), 100, "{main}: {:?}", r.lines);
             assert!(totals_right(&r), "{main} ({mode}): {:?}", r.lines);
             assert!(
@@ -381,10 +404,7 @@ fn healing_keeps_the_lost_update_total_and_says_what_it_healed() {
         .expect("the lost update's section");
     let heal = s.dir.join("heal.txt");
     fs::write(&heal, format!("# sections to heal\n{id}\n")).unwrap();
-    let noise = format!(
-        "{},noise=random,permille=100,sleep=1",
-        sections_opt(s)
-    );
+    let noise = format!("{},noise=random,permille=100,sleep=1", sections_opt(s));
     // Without healing the same runs lose updates (so the check below can fail).
     let unhealed = run(s, "LostUpdate", &["4", "200", "10"], &noise, "unhealed");
     assert!(
@@ -543,7 +563,10 @@ fn confirmations_mark_the_finding_the_agent_saw_broken() {
         .iter()
         .map(|r| r["tool"]["driver"]["name"].as_str().unwrap())
         .collect();
-    assert!(tools.contains(&"stalecheck") && tools.contains(&"stalecheck-agent"), "{tools:?}");
+    assert!(
+        tools.contains(&"stalecheck") && tools.contains(&"stalecheck-agent"),
+        "{tools:?}"
+    );
     assert_eq!(stale_value_result(&log)["rank"], 100.0);
 }
 
@@ -578,14 +601,21 @@ fn a_section_exercised_under_noise_without_a_conflict_is_listed() {
     ]);
     assert_eq!(run.code(), 1, "{}", run.describe());
     assert!(
-        run.stderr.contains("exercised without a conflict: stale-value:agentfix.LostUpdate"),
+        run.stderr
+            .contains("exercised without a conflict: stale-value:agentfix.LostUpdate"),
         "{}",
         run.describe()
     );
     let log = read_json(&sarif);
     let r = stale_value_result(&log);
     assert!(r["properties"].get("stalecheck/confirmed").is_none());
-    assert!(r["properties"]["stalecheck/exercised"]["noised"].as_u64().unwrap() > 0, "{r}");
+    assert!(
+        r["properties"]["stalecheck/exercised"]["noised"]
+            .as_u64()
+            .unwrap()
+            > 0,
+        "{r}"
+    );
     let listed = log["runs"][0]["properties"]["stalecheck/exercisedSections"]
         .as_array()
         .unwrap();

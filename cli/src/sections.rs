@@ -228,14 +228,21 @@ pub fn build(program: &Program, diagnostics: &[Diagnostic]) -> (SectionsFile, Co
                     && b.at <= a.at + PATTERN_SPAN
             };
             // load-and-store: the next write of the same field in the method.
-            let store = list.iter().filter(|b| b.write).filter(same).min_by_key(|b| b.at);
+            let store = list
+                .iter()
+                .filter(|b| b.write)
+                .filter(same)
+                .min_by_key(|b| b.at);
             // test-and-use: a read tested by the next instruction, then read again.
             let tested = matches!(
                 code.insns.get(a.at as usize + 1).map(|i| &i.op),
                 Some(Op::If { pop: 1, .. })
             );
             let reuse = if tested {
-                list.iter().filter(|b| !b.write).filter(same).min_by_key(|b| b.at)
+                list.iter()
+                    .filter(|b| !b.write)
+                    .filter(same)
+                    .min_by_key(|b| b.at)
             } else {
                 None
             };
@@ -366,12 +373,14 @@ fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Se
     }
     // The field read: the read itself, or (a call's result) the nearest field read before it
     // that loads an object.
-    let field_at = (0..=read_at).rev().find(|&i| match code.insns[i as usize].op {
-        Op::GetField(r) | Op::GetStatic(r) => {
-            i == read_at || class.member(r).desc.starts_with(['L', '['])
-        }
-        _ => false,
-    })?;
+    let field_at = (0..=read_at)
+        .rev()
+        .find(|&i| match code.insns[i as usize].op {
+            Op::GetField(r) | Op::GetStatic(r) => {
+                i == read_at || class.member(r).desc.starts_with(['L', '['])
+            }
+            _ => false,
+        })?;
     if field_at != read_at && origin != "check-then-act" {
         return None;
     }
