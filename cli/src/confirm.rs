@@ -142,9 +142,8 @@ pub fn apply(log: &mut Value, reports: &[AgentReport]) -> Summary {
         }
         if let Some(results) = run.get_mut("results").and_then(Value::as_array_mut) {
             for result in results.iter_mut() {
-                let mut k = 0;
                 let mut confirmed = false;
-                for v in reports.iter().flat_map(|r| &r.violations) {
+                for (k, v) in reports.iter().flat_map(|r| &r.violations).enumerate() {
                     let hit = v.finding.as_ref().is_some_and(|f| matches(result, f));
                     if hit && !confirmed {
                         confirm(result, v);
@@ -153,7 +152,6 @@ pub fn apply(log: &mut Value, reports: &[AgentReport]) -> Summary {
                     if hit {
                         matched[k] = true;
                     }
-                    k += 1;
                 }
                 if confirmed {
                     summary.confirmed += 1;

@@ -336,6 +336,11 @@ fn write_sections(
     counts: &stalecheck::sections::Counts,
 ) -> miette::Result<()> {
     let text = serde_json::to_string_pretty(file).into_diagnostic()?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
+    }
     std::fs::write(path, text + "\n")
         .into_diagnostic()
         .wrap_err_with(|| format!("cannot write the sections file {}", path.display()))?;
