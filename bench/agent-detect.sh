@@ -34,13 +34,18 @@ detect() {
             wrong=$((wrong + 1))
         fi
     done
-    printf '%-18s %-40s reported in %3d/%d runs, wrong result in %3d/%d\n' "$main" "($pattern)" "$hit" "$runs" "$wrong" "$runs"
+    local mode=sections
+    case "$opts" in mode=full*) mode=full ;; esac
+    printf '%-18s %-9s %-60.60s reported in %3d/%d runs, wrong result in %3d/%d\n' "$main" "$mode" "($pattern)" \
+        "$hit" "$runs" "$wrong" "$runs"
 }
 
-detect Bank "4 100 1" "sections=$out/sections.json,$noise" '"origin": "load-and-store"'
-detect LostUpdate "4 100 1" "sections=$out/sections.json,$noise" '"origin": "stale-value"'
+# A violation's line starts with its kind (the sections list has kinds `general`/`primitive`).
+violation='"kind": "\(atomicity-violation\|data-race\)"'
+detect Bank "4 100 1" "sections=$out/sections.json,$noise" '"section": "load-and-store:agentfix.Bank.deposit'
+detect LostUpdate "4 100 1" "sections=$out/sections.json,$noise" '"section": "stale-value:agentfix.LostUpdate.deposit'
 detect Race "200 1" "mode=full,$noise" '"kind": "data-race"'
 for main in BankLocked LostUpdateLocked BankConfined BankAtomic; do
-    detect "$main" "4 100 1" "sections=$out/sections.json,$noise" '"kind"'
-    detect "$main" "4 100 1" "mode=full,$noise" '"kind"'
+    detect "$main" "4 100 1" "sections=$out/sections.json,$noise" "$violation"
+    detect "$main" "4 100 1" "mode=full,$noise" "$violation"
 done
