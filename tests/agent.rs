@@ -209,6 +209,24 @@ fn sections_file_follows_its_schema_and_names_the_findings() {
     assert!(secs.iter().any(|x| x["origin"] == "load-and-store"
         && x["variable"]["field"] == "BankTotal"
         && x["entry"]["class"] == "agentfix.Bank"));
+    // A look into a thread-safe map held in a final field, then a put (the finding's check, its
+    // act): a section over the field holding the map, nothing allowed.
+    let map = secs
+        .iter()
+        .find(|x| x["variable"]["class"] == "agentfix.Registry" && x["variable"]["field"] == "ids")
+        .expect("a section over Registry.ids");
+    assert!(map["finding"]["rule"].is_string(), "{map}");
+    assert_eq!(map["entry"]["line"], 21);
+    assert_eq!(map["ends"][0]["line"], 22);
+    assert_eq!(map["ends"][0]["allowed"], serde_json::json!([]));
+    // test-and-use: `if (last != null) return last.length();`.
+    let tu = secs
+        .iter()
+        .find(|x| x["origin"] == "test-and-use")
+        .expect("a test-and-use section");
+    assert_eq!(tu["variable"]["field"], "last");
+    assert_eq!(tu["entry"]["line"], 28);
+    assert_eq!(tu["ends"][0]["line"], 29);
     // A final field (BankAtomic's AtomicLong) never gets a section.
     assert!(!secs
         .iter()
@@ -622,4 +640,35 @@ fn a_section_exercised_under_noise_without_a_conflict_is_listed() {
     assert!(listed
         .iter()
         .any(|x| x["section"].as_str().unwrap().starts_with("stale-value:")));
+}
+
+#[test]
+fn test_and_use_broken_by_another_thread_is_detected() {
+    if skipped() {
+        return;
+    }
+    let s = setup();
+    let opts = format!("{},noise=random,permille=100,sleep=1", sections_opt(s));
+    let mut detected = 0;
+    const RUNS: usize = 5;
+    for i in 0..RUNS {
+        let r = run(
+            s,
+            "Registry",
+            &["4", "100"],
+            &format!("{opts},seed={i}"),
+            &format!("registry-{i}"),
+        );
+        let hit = violations(&r)
+            .iter()
+            .find(|v| v["origin"] == "test-and-use" && v["intruder"]["access"] == "write");
+        if let Some(v) = hit {
+            detected += 1;
+            assert_eq!(v["variable"]["field"], "last");
+            assert_eq!(v["owner"]["entry"]["line"], 28);
+            assert_eq!(v["owner"]["end"]["line"], 29);
+        }
+    }
+    eprintln!("test-and-use detected in {detected}/{RUNS} runs");
+    assert!(detected >= RUNS - 1, "test-and-use: {detected}/{RUNS}");
 }

@@ -346,8 +346,9 @@ fn point(class: &Class, method: usize, code: &Code, at: u32) -> Point {
     }
 }
 
-/// The general section of a finding: from its read (a field read, or for a check-then-act the
-/// read of the field holding the object) to its use, in the finding's method.
+/// The general section of a finding: from its read (a field read, or for a value read through a
+/// call, the nearest read before it of a field holding an object: the object called) to its use,
+/// in the finding's method.
 fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Section> {
     let read = d
         .steps
@@ -381,9 +382,6 @@ fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Se
             }
             _ => false,
         })?;
-    if field_at != read_at && origin != "check-then-act" {
-        return None;
-    }
     let (r, is_static) = match code.insns[field_at as usize].op {
         Op::GetField(r) => (r, false),
         Op::GetStatic(r) => (r, true),
@@ -394,8 +392,10 @@ fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Se
         .field_owner(&mref.class, &mref.name)
         .map(|(oc, _)| program.class(oc).dotted_name())
         .unwrap_or_else(|| mref.class.replace('/', "."));
-    // A stale value matters when another thread writes; a check-then-act breaks on any use.
-    let allowed = if origin == "check-then-act" {
+    // A stale value read from a field matters when another thread writes the field; the state
+    // of an object (a call's result: a check-then-act, a look into a thread-safe collection)
+    // changes through calls that only read the field holding it, so any access breaks it.
+    let allowed = if origin == "check-then-act" || field_at != read_at {
         vec![]
     } else {
         vec![AccessKind::Read]

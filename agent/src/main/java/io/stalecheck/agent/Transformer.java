@@ -191,7 +191,14 @@ final class Transformer implements ClassFileTransformer {
             if (fieldInsn) {
                 FieldInsnNode fi = (FieldInsnNode) in;
                 ff = flags(loader, cn, fi.owner, fi.name);
-                if ((ff.access & (Opcodes.ACC_FINAL | Opcodes.ACC_VOLATILE)) != 0) {
+                // A final or volatile field is no variable of its own; it is monitored only as
+                // the holder of an object a general section is over (a check-then-act on a
+                // thread-safe collection held in a final field).
+                boolean holder = false;
+                for (Sections.Section s : named) {
+                    holder |= s.general && s.varField.equals(fi.name);
+                }
+                if ((ff.access & (Opcodes.ACC_FINAL | Opcodes.ACC_VOLATILE)) != 0 && !holder) {
                     if (!named.isEmpty()) {
                         note("section point " + key + " is an access of a final or volatile field: not monitored");
                     }
