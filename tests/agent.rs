@@ -672,3 +672,49 @@ fn test_and_use_broken_by_another_thread_is_detected() {
     eprintln!("test-and-use detected in {detected}/{RUNS} runs");
     assert!(detected >= RUNS - 1, "test-and-use: {detected}/{RUNS}");
 }
+
+/// The `noised` count of the report's section whose id starts with `prefix`.
+fn noised(r: &Ran, prefix: &str) -> u64 {
+    r.report["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"].as_str().unwrap().starts_with(prefix))
+        .map_or(0, |x| x["noised"].as_u64().unwrap())
+}
+
+#[test]
+fn variable_and_location_noise_aim_at_their_targets_only() {
+    if skipped() {
+        return;
+    }
+    let s = setup();
+    let bank = "load-and-store:agentfix.Bank.deposit";
+    let base = format!("{},permille=500,sleep=0", sections_opt(s));
+    let cases = [
+        ("noise=variable,targets=agentfix.Bank.BankTotal", true),
+        ("noise=variable,targets=agentfix.LostUpdate.balance", false),
+        ("noise=location,targets=agentfix.Bank.deposit:12", true),
+        ("noise=location,targets=agentfix.Bank.main", false),
+        ("noise=none", false),
+    ];
+    for (i, (noise, aimed)) in cases.iter().enumerate() {
+        let r = run(
+            s,
+            "Bank",
+            &["2", "200", "1"],
+            &format!("{base},{noise}"),
+            &format!("aim-{i}"),
+        );
+        let n = noised(&r, bank);
+        assert_eq!(
+            n > 0,
+            *aimed,
+            "{noise}: the bank's section was noised {n} times"
+        );
+        assert_eq!(
+            r.report["options"]["noise"],
+            noise.split([',', '=']).nth(1).unwrap()
+        );
+    }
+}
