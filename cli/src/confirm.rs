@@ -304,3 +304,97 @@ fn confirm(result: &mut Value, v: &Violation) {
         }),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(finding_line: u32, clean: bool) -> AgentReport {
+        let text = json!({
+            "tool": "stalecheck-agent",
+            "violations": if clean { json!([]) } else { json!([{
+                "kind": "atomicity-violation",
+                "section": "stale-value:p.C.m@4-17",
+                "count": 3,
+                "variable": {"class": "p.C", "field": "f"},
+                "owner": {"thread": "t1",
+                    "entry": {"class": "p.C", "method": "m", "pc": 4, "line": 10, "file": "p/C.java"},
+                    "end": {"class": "p.C", "method": "m", "pc": 17, "line": finding_line, "file": "p/C.java"},
+                    "stack": ["p.C.m(C.java:12)"]},
+                "intruder": {"thread": "t2", "access": "write",
+                    "location": {"class": "p.C", "method": "m", "pc": 17, "line": finding_line, "file": "p/C.java"}},
+                "finding": {"rule": "stale-value", "class": "p.C", "method": "m", "descriptor": "()V",
+                    "file": "p/C.java", "line": finding_line}
+            }]) },
+            "sections": [{"id": "stale-value:p.C.m@4-17", "entered": 9, "noised": 2,
+                "noisedClean": if clean { 2 } else { 0 }, "violations": if clean { 0 } else { 3 },
+                "finding": {"rule": "stale-value", "class": "p.C", "method": "m", "descriptor": "()V",
+                    "file": "p/C.java", "line": finding_line}}]
+        })
+        .to_string();
+        parse_report(&text).unwrap()
+    }
+
+    fn log() -> Value {
+        json!({"version": "2.1.0", "runs": [{
+            "tool": {"driver": {"name": "stalecheck"}},
+            "results": [{
+                "ruleId": "stale-value", "rank": 70.0, "message": {"text": "m"},
+                "locations": [{
+                    "physicalLocation": {"artifactLocation": {"uri": "src/main/java/p/C.java"},
+                        "region": {"startLine": 12}},
+                    "logicalLocations": [{"fullyQualifiedName": "p.C.m", "decoratedName": "()V"}]
+                }]
+            }]
+        }]})
+    }
+
+    #[test]
+    fn a_broken_section_confirms_its_finding() {
+        let mut l = log();
+        let s = apply(&mut l, &[report(12, false)]);
+        assert_eq!(s.confirmed, 1);
+        assert_eq!(s.unmatched, 0);
+        let r = &l["runs"][0]["results"][0];
+        assert_eq!(r["rank"], 100.0);
+        assert_eq!(r["properties"]["stalecheck/confirmed"]["count"], 3);
+        let flow = &r["codeFlows"][0]["threadFlows"];
+        assert_eq!(flow[0]["id"], "t1");
+        assert_eq!(flow[1]["id"], "t2");
+    }
+
+    #[test]
+    fn another_line_or_method_does_not_confirm() {
+        let mut l = log();
+        let s = apply(&mut l, &[report(13, false)]);
+        assert_eq!((s.confirmed, s.unmatched), (0, 1));
+        assert_eq!(l["runs"][0]["results"][0]["rank"], 70.0);
+        let mut l = log();
+        l["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] =
+            json!("p.C.other");
+        assert_eq!(apply(&mut l, &[report(12, false)]).confirmed, 0);
+    }
+
+    #[test]
+    fn a_clean_noised_section_marks_its_finding_exercised() {
+        let mut l = log();
+        let s = apply(&mut l, &[report(12, true)]);
+        assert_eq!(s.confirmed, 0);
+        assert_eq!(s.exercised, vec!["stale-value:p.C.m@4-17".to_string()]);
+        let r = &l["runs"][0]["results"][0];
+        assert_eq!(r["properties"]["stalecheck/exercised"]["noised"], 2);
+        assert_eq!(
+            l["runs"][0]["properties"]["stalecheck/exercisedSections"][0]["section"],
+            "stale-value:p.C.m@4-17"
+        );
+    }
+
+    #[test]
+    fn a_report_of_another_tool_is_refused() {
+        assert!(matches!(
+            parse_report(r#"{"tool": "other"}"#),
+            Err(ConfirmError::NotAgent(_))
+        ));
+        assert!(parse_report("not json").is_err());
+    }
+}
