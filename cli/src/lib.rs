@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod bytecode;
 pub mod config;
+pub mod confirm;
 pub mod diag;
 pub mod explain;
 pub mod fxhash;
@@ -15,4 +16,5 @@ pub mod pipeline;
 pub mod program;
 pub mod report;
 pub mod rules;
+pub mod sections;
 pub mod whole;

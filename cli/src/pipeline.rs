@@ -30,6 +30,8 @@ pub struct ScanOptions {
     pub rules: Vec<RuleId>,
     pub config: AnalysisConfig,
     pub limits: Limits,
+    /// Build the atomic sections for the run-time agent ([`crate::sections`]).
+    pub sections: bool,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -69,6 +71,8 @@ pub struct ScanOutput {
     /// Suppression annotations of the scanned classes, with the class's dotted name (applied
     /// by the reports, see `report::suppress`).
     pub suppressions: Vec<(String, crate::bytecode::SuppressAnnotation)>,
+    /// The atomic sections for the run-time agent, when asked for.
+    pub sections: Option<(crate::sections::SectionsFile, crate::sections::Counts)>,
 }
 
 /// Most duplicate-class notes printed one by one; the rest are summed up in one note.
@@ -269,6 +273,9 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         (&a.file, a.line, a.rule, &a.class, &a.method)
             .cmp(&(&b.file, b.line, b.rule, &b.class, &b.method))
     });
+    let sections = opts
+        .sections
+        .then(|| crate::sections::build(&program, &diagnostics));
     // Freeing the model of a large program (hundreds of thousands of small allocations) takes a
     // noticeable share of a scan; do it beside the output instead of before it.
     std::thread::spawn(move || drop(program));
@@ -277,6 +284,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         problems,
         stats,
         suppressions,
+        sections,
     }
 }
 

@@ -35,6 +35,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/stalecheck-gradle-test.XXXXXX")"
 # The binary under test as the Maven artifact the plugin resolves by default.
 m2repo="$work/stalecheck-repo"
 "$repo/packaging/publish-binary.sh" --repository "$m2repo" --binary "$STALECHECK" --strip >/dev/null || exit 2
+# The run-time agent (stalecheck { agent { } }) as io.github.stalecheck:stalecheck-agent there too.
+mvn -B -q -f "$repo/agent/pom.xml" package -DskipTests || exit 2
+agent_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$repo/agent/pom.xml" | head -n 1)
+mvn -B -q -ntp install:install-file -Dfile="$repo/agent/target/stalecheck-agent.jar" \
+    -DgroupId=io.github.stalecheck -DartifactId=stalecheck-agent -Dversion="$agent_version" -Dpackaging=jar \
+    -DgeneratePom=true -DlocalRepositoryPath="$m2repo" >/dev/null || exit 2
 # The builds see no STALECHECK and no stalecheck on PATH.
 binary="$STALECHECK"
 unset STALECHECK
@@ -276,6 +282,17 @@ if [ "$console" = 1 ]; then
     log_has "the new finding is in the build log" "src/main/java/demo/Gauge.java:13: warning: "
     log_lacks "the baselined finding is not printed" "src/main/java/demo/Counter.java:15: warning: "
 fi
+
+# --- the run-time agent: sections from the scan, the agent on the test task, confirmations
+echo "# the run-time agent (stalecheck { agent { } })"
+p="$(copy agent)"
+expect_success "agent project: gradle test staleCheck passes (ignoreFailures)" "$p" test staleCheck
+log_has "the agent is attached to the test task" "stalecheck: agent attached to :test: -javaagent:"
+log_has "staleAgentSections ran before the tests" ":staleAgentSections"
+file_has "staleAgentSections wrote the lost update's section" "$p/build/stalecheck/sections.json" '"origin": "stale-value"'
+file_has "the agent saw the lost update in the test" "$p/build/stalecheck/agent-test.json" '"kind": "atomicity-violation"'
+file_has "the finding is marked confirmed in the report" "$p/build/reports/stalecheck/main.sarif" '"stalecheck/confirmed"'
+file_has "the agent's run is merged into the report" "$p/build/reports/stalecheck/main.sarif" '"name": *"stalecheck-agent"'
 
 # --- the current Gradle API (Maven Central's dev.gradleplugins:gradle-api), deprecations as errors
 echo "# the plugin against the current Gradle API"

@@ -32,6 +32,13 @@ cd "$here/.."
 # earlier run (a release version is never downloaded again) is dropped from the test repository.
 rm -rf target/stalecheck-repo target/local-repo/io/github/stalecheck/stalecheck-cli
 "$repo/packaging/publish-binary.sh" --repository target/stalecheck-repo --binary "$STALECHECK" --strip
+# The run-time agent (prepare-agent) as io.github.stalecheck:stalecheck-agent in the same repository.
+rm -rf target/local-repo/io/github/stalecheck/stalecheck-agent
+mvn -B -q -f "$repo/agent/pom.xml" package -DskipTests
+agent_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$repo/agent/pom.xml" | head -n 1)
+mvn -B -q -ntp install:install-file -Dfile="$repo/agent/target/stalecheck-agent.jar" \
+    -DgroupId=io.github.stalecheck -DartifactId=stalecheck-agent -Dversion="$agent_version" -Dpackaging=jar \
+    -DgeneratePom=true -DlocalRepositoryPath=target/stalecheck-repo
 # The builds see no STALECHECK and no stalecheck on PATH.
 unset STALECHECK
 clean_path=""

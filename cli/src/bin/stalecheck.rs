@@ -150,6 +150,10 @@ struct MergeArgs {
     /// Where to write the merged SARIF file.
     #[arg(long, short, required = true, value_name = "FILE")]
     output: PathBuf,
+    /// The run-time agent's JSON reports (repeatable), applied to stalecheck's runs of the
+    /// merged file (see `scan --confirmations`).
+    #[arg(long, value_name = "FILE")]
+    confirmations: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -255,6 +259,17 @@ struct ScanArgs {
     /// Also `memory-budget` in stalecheck.toml.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=stalecheck::config::MAX_MEMORY_BUDGET_MIB))]
     memory_budget: Option<u64>,
+    /// Also write the atomic sections for the run-time agent (stalecheck-agent.jar) to this
+    /// JSON file (docs/sections.schema.json): the reads and uses of the stale-value findings,
+    /// check-then-acts, load-and-store and test-and-use patterns, and the other accesses of their
+    /// fields.
+    #[arg(long, value_name = "FILE")]
+    sections: Option<PathBuf>,
+    /// The run-time agent's JSON reports (repeatable): findings it saw broken are marked
+    /// confirmed (property, rank 100, the run's thread flow), findings whose section ran under
+    /// noise without a conflict are marked exercised. Needs --format sarif.
+    #[arg(long, value_name = "FILE")]
+    confirmations: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -329,6 +344,33 @@ fn load_config(explicit: Option<&std::path::Path>) -> miette::Result<Option<File
             .map(Some)
             .map_err(|e| miette::Report::new(*e)),
     }
+}
+
+/// Writes the agent's sections file and says what is in it.
+fn write_sections(
+    path: &std::path::Path,
+    file: &stalecheck::sections::SectionsFile,
+    counts: &stalecheck::sections::Counts,
+) -> miette::Result<()> {
+    let text = serde_json::to_string_pretty(file).into_diagnostic()?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(path, text + "\n")
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write the sections file {}", path.display()))?;
+    eprintln!(
+        "stalecheck: sections: {} from findings, {} from patterns, {} primitive ({} findings with no \
+         section: read not a field in the method, or use in another method) -> {}",
+        counts.from_findings,
+        counts.patterns,
+        counts.primitive,
+        counts.skipped_findings,
+        path.display()
+    );
+    Ok(())
 }
 
 fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
@@ -477,6 +519,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
                 .map_or(Limits::default().memory_budget, |mib| mib << 20),
             ..Limits::default()
         },
+        sections: args.sections.is_some(),
     };
     let show_progress = !args.no_progress && std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -530,6 +573,9 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         };
         eprintln!("stalecheck: {tag}: {p}");
     }
+    if let (Some(path), Some((file, counts))) = (&args.sections, &out.sections) {
+        write_sections(path, file, counts)?;
+    }
     let t_out = std::time::Instant::now();
     let policy = report::suppress::Policy {
         levels: file_ref.map(|f| &f.rules),
@@ -577,6 +623,12 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         );
     }
 
+    if !args.confirmations.is_empty() && format != Format::Sarif {
+        return Err(miette!(
+            help = "e.g. --format sarif --output stalecheck.sarif --confirmations agent.json",
+            "--confirmations marks SARIF results: use --format sarif"
+        ));
+    }
     let to_terminal = output.is_none() && std::io::stdout().is_terminal();
     let rendered = match format {
         Format::Text => report::text::render(&rep, to_terminal),
@@ -594,7 +646,13 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             for c in cut {
                 eprintln!("stalecheck: warning: {c}");
             }
-            text
+            if args.confirmations.is_empty() {
+                text
+            } else {
+                let mut log: serde_json::Value = serde_json::from_str(&text).into_diagnostic()?;
+                apply_confirmations(&mut log, &args.confirmations)?;
+                serde_json::to_string_pretty(&log).into_diagnostic()? + "\n"
+            }
         }
     };
     if let Some(path) = &args.html {
@@ -640,6 +698,43 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
     std::mem::forget(rep);
     std::mem::forget(out);
     Ok(code)
+}
+
+/// Reads the agent's reports and marks stalecheck's results in `log` with them.
+fn apply_confirmations(log: &mut serde_json::Value, paths: &[PathBuf]) -> miette::Result<()> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let mut reports = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(p)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot read the agent report {}", p.display()))?;
+        reports.push(
+            stalecheck::confirm::parse_report(&text)
+                .into_diagnostic()
+                .wrap_err_with(|| format!("{} is not a usable agent report", p.display()))?,
+        );
+    }
+    let s = stalecheck::confirm::apply(log, &reports);
+    eprintln!(
+        "stalecheck: confirmations: {} finding(s) observed broken at run time, {} section(s) \
+         exercised under noise without a conflict{}",
+        s.confirmed,
+        s.exercised.len(),
+        if s.unmatched > 0 {
+            format!(
+                ", {} violation(s) of finding sections matched no finding of the log",
+                s.unmatched
+            )
+        } else {
+            String::new()
+        }
+    );
+    for id in &s.exercised {
+        eprintln!("stalecheck:   exercised without a conflict: {id}");
+    }
+    Ok(())
 }
 
 fn read_sarif(path: &std::path::Path) -> miette::Result<serde_json::Value> {
@@ -698,6 +793,7 @@ fn run_merge(args: MergeArgs) -> miette::Result<u8> {
         logs.push(read_sarif(p)?);
     }
     let mut merged = sarif::merge::merge(&logs);
+    apply_confirmations(&mut merged, &args.confirmations)?;
     let (text, cut) = sarif::limits::enforce(&mut merged, sarif::limits::GITHUB);
     for c in cut {
         eprintln!("stalecheck: warning: {c}");

@@ -23,6 +23,18 @@ public class StaleCheckExtension {
     private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
     private String executable;
     private boolean htmlReport = true;
+    private final AgentSpec agent = new AgentSpec();
+
+    /** The run-time agent's settings ({@code agent { }}). */
+    public AgentSpec getAgent() {
+        return agent;
+    }
+
+    /** {@code agent { noise = 'random'; heal = false }}: attaches the run-time agent to the test tasks. */
+    public void agent(org.gradle.api.Action<? super AgentSpec> action) {
+        agent.setEnabled(true);
+        action.execute(agent);
+    }
 
     /**
      * Also write the HTML report next to each SARIF file ({@code build/reports/stalecheck/<sourceSet>.html});

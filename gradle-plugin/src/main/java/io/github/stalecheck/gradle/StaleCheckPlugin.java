@@ -9,13 +9,17 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.gradle.api.Action;
 import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.Plugin;
 import org.gradle.api.Project;
+import org.gradle.api.Task;
 import org.gradle.api.artifacts.Configuration;
+import org.gradle.api.file.FileCollection;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
+import org.gradle.api.tasks.testing.Test;
 
 /**
  * Plugin {@code io.github.stalecheck}. Applied to a project with the {@code java} plugin it adds
@@ -127,7 +131,81 @@ public class StaleCheckPlugin implements Plugin<Project> {
                     extension.getRules(), extension.getOpenWorld(), executable(project, extension));
             baseline.setScanner(executable(project, extension) == null ? resolved
                     : scanner(project, executable(project, extension)));
+            if (extension.getAgent().getEnabled()) {
+                attachAgent(project, extension, sourceSets, resolved, rootDir);
+            }
         });
+    }
+
+    /**
+     * {@code stalecheck { agent { } }}: {@code staleAgentSections} writes the main source set's
+     * sections; every {@code Test} task depends on it and starts its JVM with the agent
+     * ({@code -javaagent:...}, report {@code build/stalecheck/agent-<task>.json}); the scan tasks run
+     * after the tests and mark the findings the agent saw broken, with the agent's SARIF run merged in.
+     */
+    private static void attachAgent(Project project, StaleCheckExtension extension, SourceSetContainer sourceSets,
+            Scanner resolved, File rootDir) {
+        AgentSpec agent = extension.getAgent();
+        SourceSet main = sourceSets.findByName("main");
+        if (main == null) {
+            throw new GradleException("stalecheck { agent { } } needs the main source set (" + project + " has none)");
+        }
+        File dir = new File(buildDir(project), "stalecheck");
+        StaleAgentSectionsTask sections = project.getTasks().create("staleAgentSections", StaleAgentSectionsTask.class);
+        sections.setGroup(GROUP);
+        sections.setDescription("Writes the atomic sections the stalecheck agent monitors in the tests.");
+        sections.dependsOn(main.getClassesTaskName());
+        String exe = executable(project, extension);
+        sections.configure(spec(project, main), rootDir, new File(dir, "sections.json"), exe,
+                exe == null ? resolved : scanner(project, exe));
+        FileCollection jar;
+        if (agent.getJar() != null) {
+            jar = project.files(agent.getJar());
+        } else {
+            Configuration configuration = project.getConfigurations().detachedConfiguration(
+                    project.getDependencies().create(Platform.GROUP + ":stalecheck-agent:" + version()));
+            configuration.setTransitive(false);
+            jar = project.files(configuration);
+        }
+        final File sectionsFile = sections.sectionsFile();
+        final File healFile = new File(dir, "heal.txt");
+        final List<String> healSections = new ArrayList<>(agent.getHealSections());
+        if (agent.getHeal() && healSections.isEmpty()) {
+            throw new GradleException("stalecheck { agent { heal = true } } needs healSections = ['<section id>', ...]"
+                    + " (ids from " + sectionsFile + ")");
+        }
+        final String options = ",mode=" + agent.getMode() + ",noise=" + agent.getNoise() + ",permille="
+                + agent.getPermille() + ",sleep=" + agent.getSleep();
+        final boolean heal = agent.getHeal();
+        for (Test test : project.getTasks().withType(Test.class)) {
+            final File report = new File(dir, "agent-" + test.getName() + ".json");
+            test.dependsOn(sections);
+            test.doFirst(new Action<Task>() {
+                @Override
+                public void execute(Task t) {
+                    if (report.exists() && !report.delete()) {
+                        throw new GradleException("stalecheck: cannot replace " + report);
+                    }
+                    StringBuilder arg = new StringBuilder("-javaagent:").append(jar.getSingleFile().getAbsolutePath())
+                            .append("=sections=").append(sectionsFile.getAbsolutePath()).append(",out=")
+                            .append(report.getAbsolutePath()).append(options);
+                    if (heal) {
+                        StringBuilder ids = new StringBuilder();
+                        for (String id : healSections) {
+                            ids.append(id).append('\n');
+                        }
+                        ScanSpec.write(healFile, ids.toString());
+                        arg.append(",heal=").append(healFile.getAbsolutePath());
+                    }
+                    ((Test) t).jvmArgs(arg.toString());
+                    t.getLogger().lifecycle("stalecheck: agent attached to {}: {}", t.getPath(), arg);
+                }
+            });
+            for (StaleCheckTask task : project.getTasks().withType(StaleCheckTask.class)) {
+                task.mustRunAfter(test);
+                task.addAgentReport(report);
+            }
+        }
     }
 
     /**

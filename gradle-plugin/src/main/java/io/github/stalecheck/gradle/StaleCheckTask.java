@@ -51,6 +51,17 @@ public class StaleCheckTask extends DefaultTask {
     private boolean aggregated;
     private Scanner scanner;
     private String baselineTask = StaleCheckPlugin.BASELINE;
+    private final List<File> agentReports = new ArrayList<>();
+
+    /** The run-time agent's reports (of the test tasks) to mark confirmations from, when they exist. */
+    @Internal
+    public List<File> getAgentReports() {
+        return agentReports;
+    }
+
+    void addAgentReport(File report) {
+        agentReports.add(report);
+    }
 
     void init(ScanSpec spec, File rootDir, File reportFile, File statusFile) {
         this.spec = spec;
@@ -260,6 +271,19 @@ public class StaleCheckTask extends DefaultTask {
             command.add("--fail-on");
             command.add(failOn.trim());
         }
+        List<File> agentSarifs = new ArrayList<>();
+        for (File report : agentReports) {
+            if (report.isFile()) {
+                command.add("--confirmations");
+                command.add(report.getAbsolutePath());
+                String n = report.getName();
+                File sarif = new File(report.getParentFile(),
+                        (n.endsWith(".json") ? n.substring(0, n.length() - 5) : n) + ".sarif");
+                if (sarif.isFile()) {
+                    agentSarifs.add(sarif);
+                }
+            }
+        }
         if (Binary.supportsConsole(binary)) {
             command.add("--console");
             command.add("gradle");
@@ -279,6 +303,21 @@ public class StaleCheckTask extends DefaultTask {
             throw new GradleException("stalecheck: cannot replace " + reportFile);
         }
         int code = Binary.run(command, rootDir, getLogger());
+        if ((code == 0 || code == 1) && reportFile.isFile() && !agentSarifs.isEmpty()) {
+            // The agent's own runs join the report (tool stalecheck-agent, its own category).
+            List<String> merge = new ArrayList<>();
+            merge.add(binary);
+            merge.add("merge");
+            merge.add(reportFile.getAbsolutePath());
+            for (File f : agentSarifs) {
+                merge.add(f.getAbsolutePath());
+            }
+            merge.add("--output");
+            merge.add(reportFile.getAbsolutePath());
+            if (Binary.run(merge, rootDir, getLogger()) != 0) {
+                throw new GradleException("stalecheck: merging the agent's reports failed: " + merge);
+            }
+        }
         String where = reportFile.toPath().toUri().toString();
         if (html && htmlReportFile.isFile()) {
             getLogger().lifecycle("stalecheck {}: HTML report: {}", spec.name, htmlReportFile.toPath().toUri());

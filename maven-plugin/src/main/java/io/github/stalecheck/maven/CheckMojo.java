@@ -41,6 +41,14 @@ public class CheckMojo extends AbstractStaleCheckMojo {
     @Parameter(property = "stalecheck.htmlOutputFile", defaultValue = "${project.build.directory}/stalecheck.html")
     private File htmlOutputFile;
 
+    /**
+     * The run-time agent's report ({@code prepare-agent}): when it exists, the findings the agent
+     * saw broken are marked confirmed in the SARIF report, and the agent's own SARIF report
+     * (beside it, {@code .sarif}) is merged into it as a run of its own.
+     */
+    @Parameter(property = "stalecheck.agent.report", defaultValue = "${project.build.directory}/stalecheck-agent.json")
+    private File agentReport;
+
     /** Also write the HTML report ({@code htmlOutputFile}). */
     @Parameter(property = "stalecheck.htmlReport", defaultValue = "true")
     private boolean htmlReport;
@@ -78,6 +86,10 @@ public class CheckMojo extends AbstractStaleCheckMojo {
             command.add("--fail-on");
             command.add(failOn.trim());
         }
+        if (agentReport != null && agentReport.isFile()) {
+            command.add("--confirmations");
+            command.add(agentReport.getAbsolutePath());
+        }
         if (Binary.supportsConsole(command.get(0))) {
             command.add("--console");
             command.add("maven");
@@ -98,6 +110,9 @@ public class CheckMojo extends AbstractStaleCheckMojo {
         }
         File status = statusFile(target);
         int code = Binary.run(command, workDir(), getLog());
+        if ((code == 0 || code == 1) && outputFile.isFile()) {
+            mergeAgentSarif(command.get(0));
+        }
         if (html && htmlOutputFile.isFile()) {
             getLog().info("stalecheck: HTML report: " + htmlOutputFile);
         }
@@ -120,6 +135,30 @@ public class CheckMojo extends AbstractStaleCheckMojo {
         }
         throw new MojoExecutionException("stalecheck exited with code " + code
                 + " (2 = an input could not be read, or a usage or configuration error; see the output above). Command: " + command);
+    }
+
+    /** The agent's SARIF report, when there is one, joins the SARIF report as a run of its own. */
+    private void mergeAgentSarif(String exe) throws MojoExecutionException {
+        if (agentReport == null || !agentReport.isFile()) {
+            return;
+        }
+        String name = agentReport.getName();
+        File sarif = new File(agentReport.getParentFile(),
+                (name.endsWith(".json") ? name.substring(0, name.length() - 5) : name) + ".sarif");
+        if (!sarif.isFile()) {
+            return;
+        }
+        List<String> merge = new ArrayList<>();
+        merge.add(exe);
+        merge.add("merge");
+        merge.add(outputFile.getAbsolutePath());
+        merge.add(sarif.getAbsolutePath());
+        merge.add("--output");
+        merge.add(outputFile.getAbsolutePath());
+        int code = Binary.run(merge, workDir(), getLog());
+        if (code != 0) {
+            throw new MojoExecutionException("stalecheck: merging the agent's report failed (" + code + "): " + merge);
+        }
     }
 
     /** {@code findings} or {@code clean}: read by the {@code aggregate} goal. */
