@@ -180,6 +180,20 @@ fi
 expect_failure "sourceSets = ['main', 'test']: staleCheck runs both" "$p" staleCheck -PwithTests --continue
 log_has "sourceSets: staleCheckTest ran in the aggregate" ":staleCheckTest"
 
+# --- the world: from the build (the application plugin), or stalecheck { world }
+echo "# the world (application plugin, stalecheck { world })"
+p="$(copy single)"
+expect_success "application plugin: staleCheckMain runs" "$p" staleCheckMain -PasApplication -PignoreStale
+# args_have DESCRIPTION FILE A B: the SARIF's recorded command line has argument A then B.
+args_have() {
+    if tr -d ' \n' <"$2" 2>/dev/null | grep -qF -- "\"$3\",\"$4\""; then ok "$1"; else fail "$1 (no $3 $4 in $2)"; fi
+}
+args_have "application plugin: the scan is told --world application" "$p/build/reports/stalecheck/main.sarif" --world application
+expect_success "world = 'library': staleCheckMain runs" "$p" staleCheckMain --rerun-tasks -Pworld=library -PignoreStale
+args_have "world = 'library': the scan is told --world library" "$p/build/reports/stalecheck/main.sarif" --world library
+expect_failure "world = 'bogus': the build fails" "$p" staleCheckMain --rerun-tasks -Pworld=bogus
+log_has "world = 'bogus': the error says what to write" "write 'library'"
+
 # --- the binary: resolved from the Maven repository by default; a clear error when it cannot be
 echo "# the scanner binary from Maven coordinates"
 p2="$(copy single)"

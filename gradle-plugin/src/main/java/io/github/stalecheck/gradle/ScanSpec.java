@@ -99,13 +99,16 @@ final class ScanSpec {
     }
 
     /** The options every scan shares. */
-    static List<String> optionArgs(List<String> rules, boolean openWorld, File configFile) {
+    static List<String> optionArgs(List<String> rules, boolean openWorld, String world, File configFile) {
         List<String> args = new ArrayList<>();
         if (rules != null && !rules.isEmpty()) {
             args.add("--rules");
             args.add(String.join(",", rules));
         }
-        if (openWorld) {
+        if (world != null) {
+            args.add("--world");
+            args.add(world);
+        } else if (openWorld) {
             args.add("--open-world");
         }
         if (configFile != null) {

@@ -25,17 +25,19 @@ public class StaleBaselineTask extends DefaultTask {
     private File configFile;
     private List<String> rules = new ArrayList<>();
     private boolean openWorld;
+    private String world;
     private String executable;
     private Scanner scanner;
 
     void configure(List<ScanSpec> specs, File rootDir, File baselineFile, File configFile, List<String> rules,
-            boolean openWorld, String executable) {
+            boolean openWorld, String world, String executable) {
         this.specs = new ArrayList<>(specs);
         this.rootDir = rootDir;
         this.baselineFile = baselineFile;
         this.configFile = configFile;
         this.rules = rules == null ? new ArrayList<String>() : new ArrayList<>(rules);
         this.openWorld = openWorld;
+        this.world = world;
         this.executable = executable;
     }
 
@@ -75,7 +77,7 @@ public class StaleBaselineTask extends DefaultTask {
             command.add(binary);
             command.add("baseline");
             command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), spec.name + "-classpath.txt")));
-            command.addAll(ScanSpec.optionArgs(rules, openWorld, configFile));
+            command.addAll(ScanSpec.optionArgs(rules, openWorld, world, configFile));
             command.add("--output");
             command.add(part.getAbsolutePath());
             int code = Binary.run(command, rootDir, getLogger());

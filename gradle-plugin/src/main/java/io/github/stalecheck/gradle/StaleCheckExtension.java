@@ -20,6 +20,7 @@ public class StaleCheckExtension {
     private File configFile;
     private List<String> rules = new ArrayList<>();
     private boolean openWorld;
+    private String world;
     private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
     private String executable;
     private boolean htmlReport = true;
@@ -100,6 +101,20 @@ public class StaleCheckExtension {
 
     public void setOpenWorld(boolean openWorld) {
         this.openWorld = openWorld;
+    }
+
+    /**
+     * What the project is, for the whole-program rules: {@code "library"} (its public API is called
+     * from many threads), {@code "application"} (its mains are the programs) or {@code "auto"}.
+     * Unset: {@code "application"} when the {@code application} plugin is applied, {@code "library"}
+     * for {@code java-library}, otherwise the scanner decides ({@code auto}).
+     */
+    public String getWorld() {
+        return world;
+    }
+
+    public void setWorld(String world) {
+        this.world = world;
     }
 
     /** Source sets the aggregate {@code staleCheck} task (and {@code check}) runs; default {@code main}. */

@@ -109,6 +109,9 @@ public class StaleCheckPlugin implements Plugin<Project> {
                     task.setExecutable(executable(project, extension));
                 }
                 task.setOpenWorld(task.getOpenWorld() || extension.getOpenWorld());
+                if (task.getWorld() == null) {
+                    task.setWorld(world(project, extension));
+                }
                 task.setIgnoreFailures(task.getIgnoreFailures() || extension.getIgnoreFailures());
                 task.setScanner(task.getExecutable() == null ? resolved : scanner(project, task.getExecutable()),
                         baselineTask);
@@ -128,7 +131,8 @@ public class StaleCheckPlugin implements Plugin<Project> {
                 baseline.dependsOn(sourceSet.getClassesTaskName());
             }
             baseline.configure(selected, rootDir, extension.getBaselineFile(), extension.getConfigFile(),
-                    extension.getRules(), extension.getOpenWorld(), executable(project, extension));
+                    extension.getRules(), extension.getOpenWorld(), world(project, extension),
+                    executable(project, extension));
             baseline.setScanner(executable(project, extension) == null ? resolved
                     : scanner(project, executable(project, extension)));
             if (extension.getAgent().getEnabled()) {
@@ -348,5 +352,32 @@ public class StaleCheckPlugin implements Plugin<Project> {
         } else {
             project.afterEvaluate(p -> action.run());
         }
+    }
+
+    /**
+     * The world the scans analyse: {@code stalecheck { world }} when set; otherwise from the
+     * build: the {@code application} plugin makes an application, {@code java-library} (or
+     * {@code openWorld = true}) a library; {@code null} leaves it to the scanner.
+     */
+    static String world(Project project, StaleCheckExtension extension) {
+        String world = extension.getWorld();
+        if (world != null) {
+            if (!world.equals("auto") && !world.equals("library") && !world.equals("application")) {
+                throw new GradleException("stalecheck { world } is '" + world
+                        + "': write 'library' (its public API is called from many threads), 'application' (its main"
+                        + " methods are the programs) or 'auto'.");
+            }
+            return world;
+        }
+        if (extension.getOpenWorld()) {
+            return "library";
+        }
+        if (project.getPlugins().hasPlugin("application")) {
+            return "application";
+        }
+        if (project.getPlugins().hasPlugin("java-library")) {
+            return "library";
+        }
+        return null;
     }
 }

@@ -45,6 +45,7 @@ public class StaleCheckTask extends DefaultTask {
     private String failOn;
     private List<String> rules = new ArrayList<>();
     private boolean openWorld;
+    private String world;
     private boolean ignoreFailures;
     private boolean deferFailures;
     private String executable;
@@ -212,6 +213,17 @@ public class StaleCheckTask extends DefaultTask {
         this.openWorld = openWorld;
     }
 
+    /** {@code --world} for the scan; {@code null}: the scanner decides. */
+    @Input
+    @Optional
+    public String getWorld() {
+        return world;
+    }
+
+    public void setWorld(String world) {
+        this.world = world;
+    }
+
     @Input
     public boolean getIgnoreFailures() {
         return ignoreFailures;
@@ -254,7 +266,7 @@ public class StaleCheckTask extends DefaultTask {
         command.add(binary);
         command.add("scan");
         command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), "classpath.txt")));
-        command.addAll(ScanSpec.optionArgs(rules, openWorld, configFile));
+        command.addAll(ScanSpec.optionArgs(rules, openWorld, world, configFile));
         command.add("--format");
         command.add("sarif");
         command.add("--output");
