@@ -178,22 +178,18 @@ fn check_class(
             writers.entry(x).or_default().push(i);
         }
     }
-    let touching = |sig: &[usize], m: &[Var], write: bool| {
-        let index = if write { &writers } else { &readers };
-        let mut ids: Vec<usize> = m
-            .iter()
-            .filter_map(|x| index.get(x))
-            .flatten()
-            .copied()
-            .filter(|i| sig.binary_search(i).is_ok())
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.into_iter().map(|i| &cviews[i])
-    };
-    for (gi, (sig1, members1)) in groups.iter().enumerate() {
-        let p1 = members1[0];
-        let views1 = of(sig1);
+    // The groups running each view (ascending).
+    let mut groups_of: Vec<Vec<u32>> = vec![Vec::new(); cviews.len()];
+    for (gj, (sig, _)) in groups.iter().enumerate() {
+        for &i in sig {
+            groups_of[i].push(gj as u32);
+        }
+    }
+    // The maximal write (read) views of each group, in the order they are checked.
+    let mut maxima: Vec<(Vec<(Vec<Var>, usize)>, Vec<(Vec<Var>, usize)>)> =
+        Vec::with_capacity(groups.len());
+    for (sig, _) in &groups {
+        let views1 = of(sig);
         let wsets: Vec<(Vec<Var>, usize)> = views1
             .iter()
             .map(|cv| (cv.writes.clone(), cv.view))
@@ -202,12 +198,93 @@ fn check_class(
             .iter()
             .map(|cv| (cv.reads.clone(), cv.view))
             .collect();
-        let mw = maximal(&wsets);
-        let mr = maximal(&rsets);
-        for (gj, (sig2, members2)) in groups.iter().enumerate() {
+        maxima.push((maximal(&wsets), maximal(&rsets)));
+    }
+    // Whether the views of group `gj` overlapping a maximal view `m` break the chain depends on
+    // `m` and `gj` alone, not on the group `m` came from: each distinct `m` is checked once
+    // against the groups that run at least two views touching it (fewer overlaps cannot
+    // break a chain). Cost: distinct maximal views × the views touching them × their groups,
+    // instead of every pair of groups × their maximal views.
+    type Breaks = FxHashMap<u32, (usize, usize, Option<(Var, Var)>)>;
+    let check_m = |m: &[Var], write: bool| -> Breaks {
+        let mut found = Breaks::default();
+        let pairs: Vec<(Var, Var)> = if write {
+            Vec::new()
+        } else {
+            // Only correlated variables can make read views incompatible.
+            corr.iter()
+                .copied()
+                .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
+                .collect()
+        };
+        if m.len() < 2 || (!write && pairs.is_empty()) {
+            return found;
+        }
+        let index = if write { &writers } else { &readers };
+        let mut touching: Vec<usize> = m
+            .iter()
+            .filter_map(|x| index.get(x))
+            .flatten()
+            .copied()
+            .collect();
+        touching.sort_unstable();
+        touching.dedup();
+        let mut per_group: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for &i in &touching {
+            for &gj in &groups_of[i] {
+                per_group.entry(gj).or_default().push(i);
+            }
+        }
+        for (gj, ids) in per_group {
+            if ids.len() < 2 {
+                continue;
+            }
+            let views = ids.iter().map(|&i| &cviews[i]);
+            if write {
+                let ov = overlaps(views, m, |cv| &cv.writes);
+                if let Some((i, j)) = chain_break(&ov) {
+                    found.insert(gj, (ov[i].1, ov[j].1, None));
+                }
+            } else {
+                let ov = overlaps(views, m, |cv| &cv.reads);
+                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
+                    found.insert(gj, (ov[i].1, ov[j].1, Some((x, y))));
+                }
+            }
+        }
+        found
+    };
+    let mut memo: [FxHashMap<&[Var], Breaks>; 2] = [FxHashMap::default(), FxHashMap::default()];
+    for (mw, mr) in &maxima {
+        for (write, list) in [(false, mw), (true, mr)] {
+            for (m, _) in list {
+                if !memo[write as usize].contains_key(&m[..]) {
+                    let b = check_m(m, write);
+                    memo[write as usize].insert(&m[..], b);
+                }
+            }
+        }
+    }
+    for (gi, (_, members1)) in groups.iter().enumerate() {
+        let p1 = members1[0];
+        let (mw, mr) = &maxima[gi];
+        // The violations of this group, in the order of the pairwise check: by the other
+        // group, then the maximal write views (read overlaps) before the maximal read views
+        // (write overlaps), then the maximal view's rank.
+        let mut hits: Vec<(u32, bool, usize)> = Vec::new();
+        for (write, list) in [(false, mw), (true, mr)] {
+            for (k, (m, _)) in list.iter().enumerate() {
+                if let Some(b) = memo[write as usize].get(&m[..]) {
+                    hits.extend(b.keys().map(|&gj| (gj, write, k)));
+                }
+            }
+        }
+        hits.sort_unstable();
+        for (gj, write, k) in hits {
+            let members2 = &groups[gj as usize].1;
             // A concurrent pair of representatives: two threads of the groups, or one thread
             // with many instances.
-            let p2 = if gi != gj {
+            let p2 = if gi != gj as usize {
                 members2[0]
             } else if let Some(&other) = members1.get(1) {
                 other
@@ -216,56 +293,23 @@ fn check_class(
             } else {
                 continue;
             };
-            for (m, mview) in &mw {
-                if m.len() < 2 {
-                    continue;
-                }
-                // Only correlated variables can make read views incompatible.
-                let pairs: Vec<(Var, Var)> = corr
-                    .iter()
-                    .copied()
-                    .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
-                    .collect();
-                if pairs.is_empty() {
-                    continue;
-                }
-                let ov = overlaps(touching(sig2, m, false), m, |cv| &cv.reads);
-                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
-                    out.push(Violation {
-                        class,
-                        p1,
-                        p2,
-                        max_view: *mview,
-                        max_vars: m.clone(),
-                        a: ov[i].1,
-                        b: ov[j].1,
-                        kind: Kind::Read { x, y },
-                    });
-                    if out.len() >= MAX_PER_CLASS {
-                        return;
-                    }
-                }
-            }
-            for (m, mview) in &mr {
-                if m.len() < 2 {
-                    continue;
-                }
-                let ov = overlaps(touching(sig2, m, true), m, |cv| &cv.writes);
-                if let Some((i, j)) = chain_break(&ov) {
-                    out.push(Violation {
-                        class,
-                        p1,
-                        p2,
-                        max_view: *mview,
-                        max_vars: m.clone(),
-                        a: ov[i].1,
-                        b: ov[j].1,
-                        kind: Kind::Write,
-                    });
-                    if out.len() >= MAX_PER_CLASS {
-                        return;
-                    }
-                }
+            let (m, mview) = if write { &mr[k] } else { &mw[k] };
+            let (a, b, xy) = memo[write as usize][&m[..]][&gj];
+            out.push(Violation {
+                class,
+                p1,
+                p2,
+                max_view: *mview,
+                max_vars: m.clone(),
+                a,
+                b,
+                kind: match xy {
+                    Some((x, y)) => Kind::Read { x, y },
+                    None => Kind::Write,
+                },
+            });
+            if out.len() >= MAX_PER_CLASS {
+                return;
             }
         }
     }
