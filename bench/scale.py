@@ -172,7 +172,13 @@ def main():
     ap.add_argument("--no-fetch", action="store_true", help="do not run mvn for missing jars")
     ap.add_argument("--no-cache", action="store_true",
                     help="pass --no-cache to the binaries (when they know it)")
+    ap.add_argument("--print-inputs", type=float, metavar="PCT",
+                    help="print the inputs of PCT%% of the corpus, one a line, and exit")
     a = ap.parse_args()
+    if a.print_inputs:
+        for p in cut(corpus(not a.no_fetch), a.print_inputs)[0]:
+            print(p)
+        return
     if not os.path.exists("/usr/bin/time"):
         die("GNU time is missing at /usr/bin/time (apt-get install time)")
     bins = []

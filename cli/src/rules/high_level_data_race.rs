@@ -377,7 +377,7 @@ pub fn check(
             writes.hash(&mut h);
             tid.hash(&mut h);
             let list = by_class.entry(c).or_default();
-            let bucket = seen.entry((c, h.finish())).or_default();
+            let bucket = seen.entry((c, crate::fxhash::mix(h.finish()))).or_default();
             let dup = bucket.iter().any(|&k| {
                 let cv: &ClassView = &list[k];
                 cv.reads == reads

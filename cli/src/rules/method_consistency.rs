@@ -91,7 +91,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                         f.hash(&mut h);
                     }
                     thread_set[n].hash(&mut h);
-                    let bucket = memo.entry(h.finish()).or_default();
+                    let bucket = memo.entry(crate::fxhash::mix(h.finish())).or_default();
                     let same = |fs: &Vec<FieldId>| {
                         fs.len() == run.len() && fs.iter().zip(run).all(|(a, (b, _))| a == b)
                     };

@@ -1,0 +1,95 @@
+//! Output is deterministic: the same input gives the same bytes with any number of worker
+//! threads. Each scan runs all rules (closed and open world) once with `RAYON_NUM_THREADS=1`
+//! and once with the default pool (and once with 3 workers, more than this machine's cores, so
+//! the work is split differently), and the JSON and SARIF outputs are compared byte for byte.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{fixture_classes, scratch_dir};
+
+/// Scans `inputs` with `threads` workers (None: rayon's default) into `out` (`format`).
+fn scan(inputs: &[PathBuf], extra: &[&str], format: &str, threads: Option<&str>, out: &Path) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stalecheck"));
+    cmd.args([
+        "scan",
+        "--rules",
+        "all",
+        "--no-progress",
+        "--lenient",
+        "--format",
+        format,
+    ])
+    .arg("--output")
+    .arg(out)
+    .args(extra)
+    .arg("--")
+    .args(inputs)
+    // The working directory has no stalecheck.toml above it that could change the scan.
+    .current_dir(out.parent().expect("output has a directory"))
+    .env_remove("RAYON_NUM_THREADS");
+    if let Some(n) = threads {
+        cmd.env("RAYON_NUM_THREADS", n);
+    }
+    let o = cmd.output().expect("run stalecheck");
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "scan failed ({:?}): {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn check_same(label: &str, inputs: &[PathBuf], extra: &[&str]) {
+    let dir = scratch_dir(&format!("determinism-{label}"));
+    for format in ["json", "sarif"] {
+        let mut outputs = Vec::new();
+        for threads in [Some("1"), None, Some("3")] {
+            let out = dir.join(format!("{format}-{}.out", threads.unwrap_or("default")));
+            scan(inputs, extra, format, threads, &out);
+            outputs.push((threads, std::fs::read(&out).expect("read output")));
+        }
+        let (_, first) = &outputs[0];
+        assert!(!first.is_empty(), "{label}: the {format} output is empty");
+        for (threads, bytes) in &outputs[1..] {
+            assert!(
+                bytes == first,
+                "{label} ({format}): the output with RAYON_NUM_THREADS={} differs from the one \
+                 with 1 worker (see {})",
+                threads.unwrap_or("unset"),
+                dir.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn fixtures_give_the_same_bytes_with_any_number_of_threads() {
+    let inputs = vec![fixture_classes().to_path_buf()];
+    check_same("fixtures-closed", &inputs, &[]);
+    check_same("fixtures-open", &inputs, &["--open-world"]);
+}
+
+/// A few of the JDK's modules (a `main` that starts threads, executors, locks), where the
+/// whole-program phase has hundreds of nodes to split between workers.
+#[test]
+fn jdk_modules_give_the_same_bytes_with_any_number_of_threads() {
+    let Some(jmods) = common::jdk_jmods() else {
+        println!("skipped: no jmods directory in the JDK (install openjdk-17-jdk-headless)");
+        return;
+    };
+    let inputs: Vec<PathBuf> = ["java.logging", "java.prefs", "jdk.jstatd", "jdk.httpserver"]
+        .iter()
+        .map(|m| jmods.join(format!("{m}.jmod")))
+        .filter(|p| p.is_file())
+        .collect();
+    assert!(
+        !inputs.is_empty(),
+        "none of the modules is in {}",
+        jmods.display()
+    );
+    check_same("jdk-closed", &inputs, &[]);
+    check_same("jdk-open", &inputs, &["--open-world"]);
+}
