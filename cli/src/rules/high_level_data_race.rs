@@ -150,7 +150,7 @@ fn check_class(
     // `main` of a classpath, has thousands of threads but few distinct groups per class).
     let mut sig_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
     for (i, cv) in cviews.iter().enumerate() {
-        for &t in &v.reached_by[g.views[cv.view].node] {
+        for &t in v.reached_by[g.views[cv.view].node].iter() {
             sig_of.entry(t).or_default().push(i);
         }
     }
@@ -382,7 +382,7 @@ pub fn check(
                 let cv: &ClassView = &list[k];
                 cv.reads == reads
                     && cv.writes == writes
-                    && v.reached_by[g.views[cv.view].node] == runners
+                    && *v.reached_by[g.views[cv.view].node] == *runners
             });
             if !dup {
                 bucket.push(list.len());

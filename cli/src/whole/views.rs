@@ -62,7 +62,7 @@ pub struct Views {
     /// view (the paper's footnote 1).
     pub synchronizes: Vec<bool>,
     /// Threads reaching each node (indices into `threads`), sorted.
-    pub reached_by: Vec<Vec<u32>>,
+    pub reached_by: Vec<ThreadSet>,
     pub lock_views: Vec<LockView>,
     pub threads: Vec<AbstractThread>,
     pub fields: FieldTable,
@@ -94,6 +94,9 @@ impl Views {
         self.comp_scope.len()
     }
 }
+
+/// A set of threads (ascending numbers), shared by every node that the same threads reach.
+pub type ThreadSet = std::sync::Arc<[u32]>;
 
 /// Build the views of the program for the given threads.
 pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
@@ -195,7 +198,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         t0.elapsed()
     ));
     let synchronizes = subordinate_sync(&facts, &edges, &comp);
-    let reached_by = reach(&threads, &index, &edges, nodes.len());
+    let reached_by = reach(&threads, &index, &edges, &comp);
     let node_of = |n: Node| index.get(&n).copied();
     let full_ref = &full;
     let comp_ref = &comp;
@@ -570,37 +573,116 @@ pub(crate) fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
     comp
 }
 
-/// Which threads reach each node.
+/// Which threads reach each node: ascending thread numbers, one shared list per distinct set.
+///
+/// Every member of a component is reached by the same threads, and a component by the threads
+/// of its callers' components plus those entering it; so the sets flow over the component DAG
+/// once, callers first (components are numbered callees first), each distinct set stored once
+/// and each distinct union computed once. Cost: the DAG's edges (a table look-up each) plus
+/// the distinct unions, not threads × the explored program.
 fn reach(
     threads: &[AbstractThread],
     index: &FxHashMap<Node, usize>,
     edges: &[Vec<usize>],
-    n: usize,
-) -> Vec<Vec<u32>> {
-    let mut reached: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (ti, t) in threads.iter().enumerate() {
-        let mut seen = vec![false; n];
-        let mut stack: Vec<usize> = t
-            .entries
-            .iter()
-            .filter_map(|&e| {
-                index
-                    .get(&Node {
-                        method: e,
-                        this_held: false,
-                    })
-                    .copied()
-            })
-            .collect();
-        while let Some(v) = stack.pop() {
-            if std::mem::replace(&mut seen[v], true) {
-                continue;
+    comp: &[usize],
+) -> Vec<ThreadSet> {
+    let ncomp = comp.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut t = SetTable::default();
+    let empty = t.intern(Vec::new());
+    // The threads entering each component.
+    let mut set_of = vec![empty; ncomp];
+    for (ti, th) in threads.iter().enumerate() {
+        let single = t.intern(vec![ti as u32]);
+        for &e in &th.entries {
+            if let Some(&n) = index.get(&Node {
+                method: e,
+                this_held: false,
+            }) {
+                let c = comp[n];
+                set_of[c] = t.union(set_of[c], single);
             }
-            reached[v].push(ti as u32);
-            stack.extend(edges[v].iter().copied());
         }
     }
-    reached
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (n, &c) in comp.iter().enumerate() {
+        members[c].push(n);
+    }
+    for c in (0..ncomp).rev() {
+        let from = set_of[c];
+        if from == empty {
+            continue;
+        }
+        for &n in &members[c] {
+            for &w in &edges[n] {
+                let cw = comp[w];
+                if cw != c {
+                    set_of[cw] = t.union(set_of[cw], from);
+                }
+            }
+        }
+    }
+    comp.iter()
+        .map(|&c| t.sets[set_of[c] as usize].clone())
+        .collect()
+}
+
+/// Distinct thread sets, numbered, and the unions already computed.
+#[derive(Default)]
+struct SetTable {
+    sets: Vec<ThreadSet>,
+    ids: FxHashMap<ThreadSet, u32>,
+    unions: FxHashMap<(u32, u32), u32>,
+}
+
+impl SetTable {
+    fn intern(&mut self, set: Vec<u32>) -> u32 {
+        let set = ThreadSet::from(set);
+        if let Some(&id) = self.ids.get(&set) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.ids.insert(set.clone(), id);
+        self.sets.push(set);
+        id
+    }
+
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        if a == b || self.sets[b as usize].is_empty() {
+            return a;
+        }
+        if self.sets[a as usize].is_empty() {
+            return b;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&u) = self.unions.get(&key) {
+            return u;
+        }
+        let (x, y) = (&self.sets[a as usize], &self.sets[b as usize]);
+        let mut merged = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() && j < y.len() {
+            match x[i].cmp(&y[j]) {
+                std::cmp::Ordering::Less => {
+                    merged.push(x[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    merged.push(y[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    merged.push(x[i]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        merged.extend_from_slice(&x[i..]);
+        merged.extend_from_slice(&y[j..]);
+        let u = self.intern(merged);
+        self.unions.insert(key, u);
+        u
+    }
 }
 
 #[cfg(test)]
