@@ -339,11 +339,38 @@ pub fn check(
     let mut thread_sets: FxHashMap<&[u32], u32> = FxHashMap::default();
     let mut by_class: FxHashMap<u32, Vec<ClassView>> = FxHashMap::default();
     let mut seen: FxHashMap<(u32, u64), Vec<usize>> = FxHashMap::default();
+    // A view equal to an earlier one (reads, writes and threads) adds nothing below: each of
+    // its class runs would be found a duplicate. Found in parallel, by hash, before the
+    // sequential partition (large programs repeat whole views: the same callee's scope under
+    // many locks).
+    let view_hash: Vec<u64> = g
+        .views
+        .par_iter()
+        .map(|rv| {
+            let mut h = crate::fxhash::FxHasher::default();
+            rv.reads.hash(&mut h);
+            rv.writes.hash(&mut h);
+            v.reached_by[rv.node].hash(&mut h);
+            crate::fxhash::mix(h.finish())
+        })
+        .collect();
+    let mut first_of: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut repeated = 0usize;
     for (i, rv) in g.views.iter().enumerate() {
         let runners = &v.reached_by[rv.node][..];
         if runners.is_empty() {
             continue;
         }
+        let firsts = first_of.entry(view_hash[i]).or_default();
+        let same = |k: &usize| {
+            let o = &g.views[*k];
+            o.reads == rv.reads && o.writes == rv.writes && *v.reached_by[o.node] == *runners
+        };
+        if firsts.iter().any(same) {
+            repeated += 1;
+            continue;
+        }
+        firsts.push(i);
         let next_id = thread_sets.len() as u32;
         let tid = *thread_sets.entry(runners).or_insert(next_id);
         let (r, w) = (&rv.reads, &rv.writes);
@@ -421,7 +448,7 @@ pub fn check(
         })
         .collect();
     profile.push(format!(
-        "high-level-data-race: {} classes with views, {} violations, at {:?}",
+        "high-level-data-race: {} classes with views ({repeated} repeated views), {} violations, at {:?}",
         classes.len(),
         violations.len(),
         t0.elapsed()
