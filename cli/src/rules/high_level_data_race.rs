@@ -455,8 +455,12 @@ pub fn check(
     ));
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
-    for x in &violations {
-        let Some((node, witness)) = locate(v, g, x) else {
+    // Where each violation is reported does not depend on the others: found in parallel, then
+    // kept in order (the first per method and class).
+    let located: Vec<Option<(usize, Option<Combine>)>> =
+        violations.par_iter().map(|x| locate(v, g, x)).collect();
+    for (x, at) in violations.iter().zip(located) {
+        let Some((node, witness)) = at else {
             continue;
         };
         let method = v.nodes[node].method;

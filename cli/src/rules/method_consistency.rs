@@ -60,7 +60,11 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             *set_ids.entry(&t[..]).or_insert(next)
         })
         .collect();
-    type Found = FxHashMap<u32, Vec<(usize, (usize, usize))>>;
+    // Only the violating nodes are kept (4 bytes each: large programs have hundreds of millions
+    // of violations, of which a few thousand are reported); the two lock views that break the
+    // chain are found again for the reported ones (`chain_break` is a function of the class's
+    // fields in the node's scope and its threads, as the memo's key says).
+    type Found = FxHashMap<u32, Vec<u32>>;
     let (by_class, memo_keys): (Found, usize) = (0..v.nodes.len())
         .into_par_iter()
         .fold(
@@ -108,8 +112,8 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                             r
                         }
                     };
-                    if let Some(pair) = broken {
-                        found.entry(class).or_default().push((n, pair));
+                    if broken.is_some() {
+                        found.entry(class).or_default().push(n as u32);
                     }
                 }
                 (found, memo)
@@ -152,8 +156,8 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     }
     let mut violates = ClassBits::new(v.nodes.len(), classes.len());
     for (class, list) in &by_class {
-        for &(n, _) in list {
-            violates.set(n, slot_of[class]);
+        for &n in list {
+            violates.set(n as usize, slot_of[class]);
         }
     }
     // Inclusive reach per component: a member holds (violates), or a callee component does.
@@ -165,7 +169,8 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     let mut out = Vec::new();
     for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
-        for &(n, (a, b)) in list {
+        for &n in list {
+            let n = n as usize;
             if !reaches_view.get(v.component(n), slot)
                 || above_violation.get(n, slot)
                 || !reported.insert((v.nodes[n].method, class))
@@ -178,6 +183,9 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 .map(|(f, _)| *f)
                 .filter(|f| v.fields.owner(*f).0 == class)
                 .collect();
+            let Some((a, b)) = chain_break(v, &per_class[&class], &vars, &v.reached_by[n]) else {
+                continue;
+            };
             let x = Violation {
                 node: n,
                 class,
