@@ -21,8 +21,10 @@ when a scan crashed or wrote no report, 2 on a usage error or a missing tool.
 import argparse
 import glob
 import hashlib
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,14 +133,20 @@ def run(binary, inputs, open_world, timeout, extra):
             f.write("\n".join(cmd))
         env = dict(os.environ, STALECHECK_TIMINGS="1")
         t0 = time.monotonic()
+        # Run where no stalecheck.toml is found upwards (the temp dir's parents may hold one),
+        # in a process group of its own: on a timeout the scan itself is killed, not only
+        # /usr/bin/time (a scan left running would slow every later row).
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env=env, text=True, errors="replace", cwd=WORKDIR,
+                                start_new_session=True)
         try:
-            # Run where no stalecheck.toml is found upwards (the temp dir's parents may hold one).
-            p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env=env, timeout=timeout, text=True, errors="replace",
-                               cwd=WORKDIR)
+            _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            return {"status": f"timeout {timeout}s", "wall": None, "rss": None, "out": None,
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return {"status": f"timeout {timeout:g}s", "wall": None, "rss": None, "out": None,
                     "whole": None}
+        p = subprocess.CompletedProcess(cmd, proc.returncode, None, err)
         wall_fallback = time.monotonic() - t0
         err = p.stderr
         wall = wall_fallback
@@ -200,7 +208,7 @@ def main():
         v = subprocess.run([path, "--version"], capture_output=True, text=True).stdout.strip()
         print(f"binary {name}: {path} ({v})")
     print()
-    header = "| mode | corpus | classes (distinct) | " + " | ".join(
+    header = "| mode | corpus | class entries | classes scanned | " + " | ".join(
         f"{n}: wall | {n}: whole-program | {n}: peak RSS" for n, _ in bins) + " | same output |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -224,8 +232,15 @@ def main():
                 outs.append(r["out"])
                 sys.stdout.flush()
             done = [o for o in outs if o is not None]
+            scanned = "-"
+            for o in done:
+                try:
+                    scanned = str(json.loads(o)["summary"]["classes"])
+                    break
+                except (ValueError, KeyError):
+                    pass
             same = "-" if len(done) < 2 else ("yes" if all(o == done[0] for o in done) else "NO")
-            print(f"| {mode} | {frac:g}% | {n} | " + " | ".join(cells) + f" | {same} |",
+            print(f"| {mode} | {frac:g}% | {n} | {scanned} | " + " | ".join(cells) + f" | {same} |",
                   flush=True)
     load = os.getloadavg()
     print(f"\nload at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")

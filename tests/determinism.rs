@@ -2,6 +2,8 @@
 //! threads. Each scan runs all rules (closed and open world) once with `RAYON_NUM_THREADS=1`
 //! and once with the default pool (and once with 3 workers, more than this machine's cores, so
 //! the work is split differently), and the JSON and SARIF outputs are compared byte for byte.
+//! Also: the progress display goes to stderr only, never into the outputs, and `--quiet` and
+//! `--no-progress` silence it.
 
 mod common;
 
@@ -92,4 +94,63 @@ fn jdk_modules_give_the_same_bytes_with_any_number_of_threads() {
     );
     check_same("jdk-closed", &inputs, &[]);
     check_same("jdk-open", &inputs, &["--open-world"]);
+}
+
+/// Runs a scan of the fixtures into `out` with stderr captured (not a terminal: the plain
+/// lines of the progress display), the plain lines due at every event
+/// (`STALECHECK_PROGRESS_INTERVAL_MS=0`); returns stderr.
+fn scan_with_progress(flags: &[&str], out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_stalecheck"))
+        .args(["scan", "--rules", "all", "--format", "json", "--output"])
+        .arg(out)
+        .args(flags)
+        .arg(fixture_classes())
+        .current_dir(out.parent().expect("output has a directory"))
+        .env("STALECHECK_PROGRESS_INTERVAL_MS", "0")
+        .output()
+        .expect("run stalecheck");
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{o:?}");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn progress_goes_to_stderr_only_and_can_be_silenced() {
+    let dir = scratch_dir("progress");
+    let shown = dir.join("shown.json");
+    let stderr = scan_with_progress(&[], &shown);
+    for phase in [
+        "parsing",
+        "analysing",
+        "threads and views",
+        "high-level-data-race",
+    ] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with(&format!("stalecheck: progress: {phase}"))),
+            "no plain progress line for {phase}:\n{stderr}"
+        );
+    }
+    // Plain lines (not a terminal): no carriage return, no escape sequence.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains('\x1b'),
+        "{stderr:?}"
+    );
+    let quiet = dir.join("quiet.json");
+    let stderr_quiet = scan_with_progress(&["--quiet"], &quiet);
+    assert!(
+        !stderr_quiet.contains("progress") && !stderr_quiet.contains("finding(s)"),
+        "--quiet printed: {stderr_quiet}"
+    );
+    let off = dir.join("off.json");
+    let stderr_off = scan_with_progress(&["--no-progress"], &off);
+    assert!(!stderr_off.contains("progress:"), "{stderr_off}");
+    assert!(
+        stderr_off.contains("finding(s)"),
+        "the summary line stays: {stderr_off}"
+    );
+    let bytes = std::fs::read(&shown).expect("read output");
+    assert!(!bytes.windows(9).any(|w| w == b"progress:"));
+    assert_eq!(bytes, std::fs::read(&quiet).expect("read output"));
+    assert_eq!(bytes, std::fs::read(&off).expect("read output"));
 }

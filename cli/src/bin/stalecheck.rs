@@ -262,6 +262,10 @@ const PLAIN_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 struct ProgressLine {
     mode: ProgressMode,
+    /// [`PLAIN_AFTER`] and [`PLAIN_EVERY`], or both `STALECHECK_PROGRESS_INTERVAL_MS` (the
+    /// tests' hook: a short scan shows its plain lines).
+    plain_after: std::time::Duration,
+    plain_every: std::time::Duration,
     start: std::time::Instant,
     state: std::sync::Mutex<ProgressState>,
 }
@@ -276,8 +280,14 @@ struct ProgressState {
 
 impl ProgressLine {
     fn new(mode: ProgressMode) -> Self {
+        let interval = std::env::var("STALECHECK_PROGRESS_INTERVAL_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(std::time::Duration::from_millis);
         ProgressLine {
             mode,
+            plain_after: interval.unwrap_or(PLAIN_AFTER),
+            plain_every: interval.unwrap_or(PLAIN_EVERY),
             start: std::time::Instant::now(),
             state: std::sync::Mutex::new(ProgressState {
                 phase: "starting",
@@ -296,7 +306,8 @@ impl ProgressLine {
             ProgressMode::Off => false,
             ProgressMode::Live => phase_changed || since_last.is_none_or(|d| d >= LIVE_EVERY),
             ProgressMode::Plain => {
-                now - self.start >= PLAIN_AFTER && since_last.is_none_or(|d| d >= PLAIN_EVERY)
+                now - self.start >= self.plain_after
+                    && since_last.is_none_or(|d| d >= self.plain_every)
             }
         };
         if !due {

@@ -11,13 +11,15 @@
 //! - A *method view* is the set of fields accessed in the dynamic scope of a method whose scope
 //!   synchronizes; it holds both an r and a u entry for each.
 
+use std::hash::{Hash, Hasher};
+
 use rayon::prelude::*;
 
 use super::facts::{self, Facts, FieldId, READ, WRITE};
 use super::fields::FieldTable;
 use super::threads::AbstractThread;
 use crate::analysis::locks::METHOD_SITE;
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
 /// A node of the explored program: a method in a calling context.
@@ -194,7 +196,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let full = scopes(&facts, &edges, &comp, &under_lock, None, fields.len());
     let total: usize = full.iter().map(|s| s.len()).sum();
     profile.push(format!(
-        "views: scopes under locks ({total} entries) at {:?}",
+        "views: scopes under locks ({total} entries, {} stored) at {:?}",
+        stored(&full),
         t0.elapsed()
     ));
     let synchronizes = subordinate_sync(&facts, &edges, &comp);
@@ -237,7 +240,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     ));
     let total: usize = comp_scope.iter().map(|s| s.len()).sum();
     profile.push(format!(
-        "views: relevant scopes ({total} entries) at {:?}",
+        "views: relevant scopes ({total} entries, {} stored) at {:?}",
+        stored(&comp_scope),
         t0.elapsed()
     ));
     Views {
@@ -255,6 +259,16 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         profile,
         index,
     }
+}
+
+/// Entries of the distinct scopes (each shared scope counted once): what the scopes hold.
+fn stored(scopes: &[Scope]) -> usize {
+    let mut seen: FxHashSet<*const (FieldId, u8)> = FxHashSet::default();
+    scopes
+        .iter()
+        .filter(|s| seen.insert(s.as_ptr()))
+        .map(|s| s.len())
+        .sum()
 }
 
 /// The lock view of one acquisition site of node `ni`: what is accessed while it is held, and
@@ -375,9 +389,12 @@ fn scopes(
     }
     let empty: Scope = Vec::new().into();
     let mut comp_scope: Vec<Scope> = vec![empty; ncomp];
+    // Equal scopes are stored once, whoever computed them (not only a callee's scope handed to
+    // its caller): large programs have many components with the same large scope.
+    let mut interned: FxHashMap<u64, Vec<Scope>> = FxHashMap::default();
     for comps in &by_level {
         let done = &comp_scope;
-        let computed: Vec<(usize, Scope)> = comps
+        let computed: Vec<(usize, Scope, u64)> = comps
             .par_iter()
             .map_init(
                 || Accumulator::new(nfields),
@@ -388,12 +405,28 @@ fn scopes(
                         .filter(|a| kept(a.field))
                         .map(|a| (a.field, a.kind));
                     let below = callees[c].iter().map(|&w| &done[w]);
-                    (c, acc.union(own, below))
+                    let set = acc.union(own, below);
+                    let mut h = crate::fxhash::FxHasher::default();
+                    set.hash(&mut h);
+                    (c, set, crate::fxhash::mix(h.finish()))
                 },
             )
             .collect();
-        for (c, set) in computed {
-            comp_scope[c] = set;
+        for (c, set, h) in computed {
+            if set.is_empty() {
+                continue;
+            }
+            let bucket = interned.entry(h).or_default();
+            comp_scope[c] = match bucket
+                .iter()
+                .find(|s| std::sync::Arc::ptr_eq(s, &set) || s[..] == set[..])
+            {
+                Some(s) => s.clone(),
+                None => {
+                    bucket.push(set.clone());
+                    set
+                }
+            };
         }
     }
     comp_scope
