@@ -186,8 +186,8 @@ fn check_class(
         }
     }
     // The maximal write (read) views of each group, in the order they are checked.
-    let mut maxima: Vec<(Vec<(Vec<Var>, usize)>, Vec<(Vec<Var>, usize)>)> =
-        Vec::with_capacity(groups.len());
+    type Maxima = Vec<(Vec<Var>, usize)>;
+    let mut maxima: Vec<(Maxima, Maxima)> = Vec::with_capacity(groups.len());
     for (sig, _) in &groups {
         let views1 = of(sig);
         let wsets: Vec<(Vec<Var>, usize)> = views1
