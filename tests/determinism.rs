@@ -48,10 +48,17 @@ fn check_same(label: &str, inputs: &[PathBuf], extra: &[&str]) {
     let dir = scratch_dir(&format!("determinism-{label}"));
     for format in ["json", "sarif"] {
         let mut outputs = Vec::new();
+        // One output path for every run: SARIF records the command line.
+        let out = dir.join(format!("out.{format}"));
         for threads in [Some("1"), None, Some("3")] {
-            let out = dir.join(format!("{format}-{}.out", threads.unwrap_or("default")));
             scan(inputs, extra, format, threads, &out);
-            outputs.push((threads, std::fs::read(&out).expect("read output")));
+            let bytes = std::fs::read(&out).expect("read output");
+            std::fs::write(
+                dir.join(format!("{format}-{}.out", threads.unwrap_or("default"))),
+                &bytes,
+            )
+            .expect("keep output");
+            outputs.push((threads, bytes));
         }
         let (_, first) = &outputs[0];
         assert!(!first.is_empty(), "{label}: the {format} output is empty");
