@@ -744,6 +744,67 @@ mod tests {
         assert!(empty.is_empty());
     }
 
+    /// The thread sets flowed over the component DAG are what one walk per thread finds.
+    #[test]
+    fn reach_over_components_equals_a_walk_per_thread() {
+        // 0 -> 1 -> 2 -> 1 (a cycle), 2 -> 3, 4 -> 3, 5 alone, 6 -> 0; nodes 7.. reached by none.
+        let edges: Vec<Vec<usize>> = vec![
+            vec![1],
+            vec![2],
+            vec![1, 3],
+            vec![],
+            vec![3],
+            vec![],
+            vec![0],
+            vec![8],
+            vec![],
+        ];
+        let node = |i: usize| Node {
+            method: MethodId {
+                class: i as u32,
+                method: 0,
+            },
+            this_held: false,
+        };
+        let index: FxHashMap<Node, usize> = (0..edges.len()).map(|i| (node(i), i)).collect();
+        let thread = |entries: &[usize]| AbstractThread {
+            name: format!("{entries:?}"),
+            entries: entries.iter().map(|&e| node(e).method).collect(),
+            many: false,
+        };
+        let threads = vec![
+            thread(&[0]),
+            thread(&[4]),
+            thread(&[5, 2]),
+            thread(&[6]),
+            thread(&[]),
+        ];
+        let comp = tarjan(&edges);
+        let got = reach(&threads, &index, &edges, &comp);
+        for (n, set) in got.iter().enumerate() {
+            let expected: Vec<u32> = threads
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    let mut seen = vec![false; edges.len()];
+                    let mut stack: Vec<usize> =
+                        t.entries.iter().map(|m| m.class as usize).collect();
+                    while let Some(v) = stack.pop() {
+                        if !std::mem::replace(&mut seen[v], true) {
+                            stack.extend(edges[v].iter().copied());
+                        }
+                    }
+                    seen[n]
+                })
+                .map(|(i, _)| i as u32)
+                .collect();
+            assert_eq!(&set[..], &expected[..], "node {n}");
+        }
+        // Nodes reached by the same threads share one list.
+        assert!(std::sync::Arc::ptr_eq(&got[1], &got[2]));
+        assert_eq!(&got[3][..], &[0, 1, 2, 3]);
+    }
+
     #[test]
     fn tarjan_orders_callees_first() {
         // 0 -> 1 -> 2 -> 1 (cycle), 0 -> 3
