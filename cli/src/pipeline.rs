@@ -75,13 +75,55 @@ pub struct ScanOutput {
     pub sections: Option<(crate::sections::SectionsFile, crate::sections::Counts)>,
 }
 
+/// What a long scan tells about itself while it runs: which phase, and how far it is. The core
+/// only calls these (from any worker thread); the binary decides whether and how to show them.
+pub trait Progress: Sync {
+    /// A phase begins, with `total` units of work (0 when it cannot say).
+    fn phase(&self, name: &'static str, total: usize);
+    /// `done` units of the current phase are finished.
+    fn advance(&self, done: usize);
+}
+
+/// Shows nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn phase(&self, _: &'static str, _: usize) {}
+    fn advance(&self, _: usize) {}
+}
+
+/// Counts finished units of a phase on any thread and reports every `every`-th one.
+struct Counter<'a> {
+    progress: &'a dyn Progress,
+    done: AtomicUsize,
+    every: usize,
+}
+
+impl<'a> Counter<'a> {
+    fn start(progress: &'a dyn Progress, name: &'static str, total: usize) -> Self {
+        progress.phase(name, total);
+        Counter {
+            progress,
+            done: AtomicUsize::new(0),
+            every: (total / 200).clamp(1, 256),
+        }
+    }
+    fn tick(&self) {
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if n.is_multiple_of(self.every) {
+            self.progress.advance(n);
+        }
+    }
+}
+
 /// Most duplicate-class notes printed one by one; the rest are summed up in one note.
 const MAX_DUPLICATE_NOTES: usize = 20;
 
-/// Run a scan. `progress(done, total)` is called now and then while methods are analysed.
-pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> ScanOutput {
+/// Run a scan, telling `progress` which phase runs and how far it is.
+pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     let mut stats = Stats::default();
     let t0 = Instant::now();
+    progress.phase("loading", 0);
     let loaded = load::load(&opts.inputs, &opts.classpath, &opts.limits);
     let mut problems = loaded.problems;
     let packages = loaded.packages;
@@ -96,10 +138,12 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     stats.load_time = t0.elapsed();
 
     let t1 = Instant::now();
+    let counter = Counter::start(progress, "parsing", loaded.classes.len());
     let parsed: Vec<Result<Class, InputProblem>> = loaded
         .classes
         .into_par_iter()
         .map(|raw| {
+            counter.tick();
             // Our decoder runs on hostile bytes too: a panic in it (or in cafebabe) loses only
             // this class, reported once, with nothing printed.
             let parsed = crate::diag::contain(|| {
@@ -169,13 +213,13 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .flat_map(|c| c.suppress.iter().map(|a| (c.dotted_name(), a.clone())))
         .collect();
     let t2 = Instant::now();
+    progress.phase("summaries", 0);
     let mut program = Program::new(classes, opts.config.clone());
     stats.profile.append(&mut program.profile);
     stats.summary_time = t2.elapsed();
 
     let t3 = Instant::now();
-    let total = stats.classes;
-    let done = AtomicUsize::new(0);
+    let counter = Counter::start(progress, "analysing", stats.classes);
     let methods = AtomicUsize::new(0);
     let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
         .classes
@@ -184,10 +228,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         .filter(|(_, c)| !c.library)
         .map(|(class_id, class)| {
             let out = analyse_class(&program, class_id as u32, class, &opts.rules, &methods);
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if n.is_multiple_of(256) || n == total {
-                progress(n, total);
-            }
+            counter.tick();
             out
         })
         .collect();
@@ -243,7 +284,8 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
     let t4 = Instant::now();
     if opts.rules.iter().any(|r| r.is_whole_program()) {
         // One panic here must not lose the per-method findings: contain it like a method's.
-        let whole = crate::diag::contain_phase(|| whole_program(&program, opts, &packages));
+        let whole =
+            crate::diag::contain_phase(|| whole_program(&program, opts, &packages, progress));
         match whole {
             Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
@@ -259,6 +301,7 @@ pub fn scan(opts: &ScanOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Sca
         }
     }
     stats.whole_program_time = t4.elapsed();
+    progress.phase("explaining", 0);
     if opts.rules.contains(&RuleId::StaleValue) && opts.rules.contains(&RuleId::CausalStaleValue) {
         rules::causal_stale_value::merge_duplicates(&mut diagnostics);
     }
@@ -304,7 +347,9 @@ fn whole_program(
     program: &Program,
     opts: &ScanOptions,
     packages: &[crate::load::Packaging],
+    progress: &dyn Progress,
 ) -> WholeProgram {
+    progress.phase("threads and views", 0);
     let (threads, world) = threads::find(
         program,
         opts.config.world,
@@ -331,6 +376,7 @@ fn whole_program(
     }
     let mut found = Vec::new();
     if opts.rules.contains(&RuleId::MethodConsistency) {
+        progress.phase("method-consistency", 0);
         found.extend(rules::method_consistency::check(
             program,
             &views,
@@ -340,9 +386,11 @@ fn whole_program(
     let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
     let csv = opts.rules.contains(&RuleId::CausalStaleValue);
     if hldr || csv {
+        progress.phase("causal graph", 0);
         let mut graph = crate::whole::causal::build(program, &views);
         profile.append(&mut graph.profile);
         if hldr {
+            progress.phase("high-level-data-race", 0);
             found.extend(rules::high_level_data_race::check(
                 program,
                 &views,
@@ -351,6 +399,7 @@ fn whole_program(
             ));
         }
         if csv {
+            progress.phase("causal-stale-value", 0);
             found.extend(rules::causal_stale_value::check(
                 program,
                 &views,

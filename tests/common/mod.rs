@@ -185,6 +185,13 @@ pub fn javac() -> PathBuf {
         .clone()
 }
 
+/// The JDK's `jmods` directory (next to `bin/javac`, links resolved), if it has one.
+pub fn jdk_jmods() -> Option<PathBuf> {
+    let javac = fs::canonicalize(javac()).ok()?;
+    let dir = javac.parent()?.parent()?.join("jmods");
+    dir.is_dir().then_some(dir)
+}
+
 /// Compiles `sources` in one `javac -g --release <release> -d <out>` call; panics with javac's
 /// output when it fails.
 pub fn compile_java(sources: &[PathBuf], out: &Path, release: &str) {

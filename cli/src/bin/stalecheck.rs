@@ -15,7 +15,7 @@ use miette::{miette, IntoDiagnostic, WrapErr};
 use stalecheck::config::{find_config, AnalysisConfig, FileConfig, RuleSetting, UnknownCalls};
 use stalecheck::diag::Severity;
 use stalecheck::load::{parse_classpath, Limits};
-use stalecheck::pipeline::{scan, ScanOptions};
+use stalecheck::pipeline::{scan, Progress, ScanOptions};
 use stalecheck::report::{self, Report, RunInfo};
 use stalecheck::rules::{Level, RuleId, RULES};
 use stalecheck::whole::threads::WorldChoice;
@@ -228,9 +228,14 @@ struct ScanArgs {
     /// The same as `--world library`.
     #[arg(long, conflicts_with = "world")]
     open_world: bool,
-    /// Never show the progress indicator.
+    /// Never show the progress indicator (on a terminal a live line with the phase and how far
+    /// it is; elsewhere, e.g. in CI logs, a plain line every few seconds once a scan has run
+    /// for a while).
     #[arg(long)]
     no_progress: bool,
+    /// Print nothing on stderr but problems and errors: no progress, no summary line.
+    #[arg(long, short)]
+    quiet: bool,
     /// The configuration file [default: stalecheck.toml in the working directory or the
     /// nearest parent that has one].
     #[arg(long, value_name = "FILE")]
@@ -270,6 +275,130 @@ struct ScanArgs {
     /// noise without a conflict are marked exercised. Needs --format sarif.
     #[arg(long, value_name = "FILE")]
     confirmations: Vec<PathBuf>,
+}
+
+/// How the progress of a scan is shown on stderr.
+#[derive(Clone, Copy, PartialEq)]
+enum ProgressMode {
+    Off,
+    /// A terminal: one line rewritten in place, cleared at the end.
+    Live,
+    /// A log (CI, a build tool): plain lines, only once the scan has run for
+    /// [`PLAIN_AFTER`], and at most one per [`PLAIN_EVERY`].
+    Plain,
+}
+
+const LIVE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+const PLAIN_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
+const PLAIN_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+struct ProgressLine {
+    mode: ProgressMode,
+    /// [`PLAIN_AFTER`] and [`PLAIN_EVERY`], or both `STALECHECK_PROGRESS_INTERVAL_MS` (the
+    /// tests' hook: a short scan shows its plain lines).
+    plain_after: std::time::Duration,
+    plain_every: std::time::Duration,
+    start: std::time::Instant,
+    state: std::sync::Mutex<ProgressState>,
+}
+
+struct ProgressState {
+    phase: &'static str,
+    total: usize,
+    done: usize,
+    last: Option<std::time::Instant>,
+    live_shown: bool,
+}
+
+impl ProgressLine {
+    fn new(mode: ProgressMode) -> Self {
+        let interval = std::env::var("STALECHECK_PROGRESS_INTERVAL_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(std::time::Duration::from_millis);
+        ProgressLine {
+            mode,
+            plain_after: interval.unwrap_or(PLAIN_AFTER),
+            plain_every: interval.unwrap_or(PLAIN_EVERY),
+            start: std::time::Instant::now(),
+            state: std::sync::Mutex::new(ProgressState {
+                phase: "starting",
+                total: 0,
+                done: 0,
+                last: None,
+                live_shown: false,
+            }),
+        }
+    }
+
+    fn show(&self, st: &mut ProgressState, phase_changed: bool) {
+        let now = std::time::Instant::now();
+        let since_last = st.last.map(|t| now - t);
+        let due = match self.mode {
+            ProgressMode::Off => false,
+            ProgressMode::Live => phase_changed || since_last.is_none_or(|d| d >= LIVE_EVERY),
+            ProgressMode::Plain => {
+                now - self.start >= self.plain_after
+                    && since_last.is_none_or(|d| d >= self.plain_every)
+            }
+        };
+        if !due {
+            return;
+        }
+        st.last = Some(now);
+        let elapsed = (now - self.start).as_secs();
+        let amount = if st.total > 0 {
+            format!(
+                " {}/{} ({}%)",
+                st.done,
+                st.total,
+                st.done * 100 / st.total.max(1)
+            )
+        } else {
+            String::new()
+        };
+        let mut err = std::io::stderr().lock();
+        if self.mode == ProgressMode::Live {
+            st.live_shown = true;
+            let _ = write!(err, "\r\x1b[Kstalecheck: {}{amount}, {elapsed} s", st.phase);
+        } else {
+            let _ = writeln!(
+                err,
+                "stalecheck: progress: {}{amount}, {elapsed} s",
+                st.phase
+            );
+        }
+        let _ = err.flush();
+    }
+
+    /// Clears the live line (the scan is over).
+    fn finish(&self) {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.live_shown {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+impl Progress for ProgressLine {
+    fn phase(&self, name: &'static str, total: usize) {
+        if self.mode == ProgressMode::Off {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.phase = name;
+        st.total = total;
+        st.done = 0;
+        self.show(&mut st, true);
+    }
+    fn advance(&self, done: usize) {
+        if self.mode == ProgressMode::Off {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.done = st.done.max(done);
+        self.show(&mut st, false);
+    }
 }
 
 fn main() -> ExitCode {
@@ -521,17 +650,16 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         },
         sections: args.sections.is_some(),
     };
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
-    let progress = |done: usize, total: usize| {
-        if show_progress {
-            eprint!("\rstalecheck: analysed {done}/{total} classes");
-            if done == total {
-                eprint!("\r\x1b[K");
-            }
-        }
-    };
+    let progress = ProgressLine::new(if args.no_progress || args.quiet {
+        ProgressMode::Off
+    } else if std::io::stderr().is_terminal() {
+        ProgressMode::Live
+    } else {
+        ProgressMode::Plain
+    });
     let t_scan = std::time::Instant::now();
     let mut out = scan(&opts, &progress);
+    progress.finish();
     let t_scan_end = std::time::Instant::now();
     if std::env::var_os("STALECHECK_TIMINGS").is_some() {
         eprintln!(
@@ -682,7 +810,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             t_start.elapsed()
         );
     }
-    if args.console.is_none() && (output.is_some() || format != Format::Text) {
+    if args.console.is_none() && !args.quiet && (output.is_some() || format != Format::Text) {
         // Keep a one-line summary for people when the findings went elsewhere.
         if std::io::stderr().is_terminal() || output.is_some() {
             let line = report::text::summary_line(&rep);

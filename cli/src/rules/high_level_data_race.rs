@@ -150,7 +150,7 @@ fn check_class(
     // `main` of a classpath, has thousands of threads but few distinct groups per class).
     let mut sig_of: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
     for (i, cv) in cviews.iter().enumerate() {
-        for &t in &v.reached_by[g.views[cv.view].node] {
+        for &t in v.reached_by[g.views[cv.view].node].iter() {
             sig_of.entry(t).or_default().push(i);
         }
     }
@@ -178,22 +178,18 @@ fn check_class(
             writers.entry(x).or_default().push(i);
         }
     }
-    let touching = |sig: &[usize], m: &[Var], write: bool| {
-        let index = if write { &writers } else { &readers };
-        let mut ids: Vec<usize> = m
-            .iter()
-            .filter_map(|x| index.get(x))
-            .flatten()
-            .copied()
-            .filter(|i| sig.binary_search(i).is_ok())
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.into_iter().map(|i| &cviews[i])
-    };
-    for (gi, (sig1, members1)) in groups.iter().enumerate() {
-        let p1 = members1[0];
-        let views1 = of(sig1);
+    // The groups running each view (ascending).
+    let mut groups_of: Vec<Vec<u32>> = vec![Vec::new(); cviews.len()];
+    for (gj, (sig, _)) in groups.iter().enumerate() {
+        for &i in sig {
+            groups_of[i].push(gj as u32);
+        }
+    }
+    // The maximal write (read) views of each group, in the order they are checked.
+    type Maxima = Vec<(Vec<Var>, usize)>;
+    let mut maxima: Vec<(Maxima, Maxima)> = Vec::with_capacity(groups.len());
+    for (sig, _) in &groups {
+        let views1 = of(sig);
         let wsets: Vec<(Vec<Var>, usize)> = views1
             .iter()
             .map(|cv| (cv.writes.clone(), cv.view))
@@ -202,12 +198,93 @@ fn check_class(
             .iter()
             .map(|cv| (cv.reads.clone(), cv.view))
             .collect();
-        let mw = maximal(&wsets);
-        let mr = maximal(&rsets);
-        for (gj, (sig2, members2)) in groups.iter().enumerate() {
+        maxima.push((maximal(&wsets), maximal(&rsets)));
+    }
+    // Whether the views of group `gj` overlapping a maximal view `m` break the chain depends on
+    // `m` and `gj` alone, not on the group `m` came from: each distinct `m` is checked once
+    // against the groups that run at least two views touching it (fewer overlaps cannot
+    // break a chain). Cost: distinct maximal views × the views touching them × their groups,
+    // instead of every pair of groups × their maximal views.
+    type Breaks = FxHashMap<u32, (usize, usize, Option<(Var, Var)>)>;
+    let check_m = |m: &[Var], write: bool| -> Breaks {
+        let mut found = Breaks::default();
+        let pairs: Vec<(Var, Var)> = if write {
+            Vec::new()
+        } else {
+            // Only correlated variables can make read views incompatible.
+            corr.iter()
+                .copied()
+                .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
+                .collect()
+        };
+        if m.len() < 2 || (!write && pairs.is_empty()) {
+            return found;
+        }
+        let index = if write { &writers } else { &readers };
+        let mut touching: Vec<usize> = m
+            .iter()
+            .filter_map(|x| index.get(x))
+            .flatten()
+            .copied()
+            .collect();
+        touching.sort_unstable();
+        touching.dedup();
+        let mut per_group: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for &i in &touching {
+            for &gj in &groups_of[i] {
+                per_group.entry(gj).or_default().push(i);
+            }
+        }
+        for (gj, ids) in per_group {
+            if ids.len() < 2 {
+                continue;
+            }
+            let views = ids.iter().map(|&i| &cviews[i]);
+            if write {
+                let ov = overlaps(views, m, |cv| &cv.writes);
+                if let Some((i, j)) = chain_break(&ov) {
+                    found.insert(gj, (ov[i].1, ov[j].1, None));
+                }
+            } else {
+                let ov = overlaps(views, m, |cv| &cv.reads);
+                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
+                    found.insert(gj, (ov[i].1, ov[j].1, Some((x, y))));
+                }
+            }
+        }
+        found
+    };
+    let mut memo: [FxHashMap<&[Var], Breaks>; 2] = [FxHashMap::default(), FxHashMap::default()];
+    for (mw, mr) in &maxima {
+        for (write, list) in [(false, mw), (true, mr)] {
+            for (m, _) in list {
+                if !memo[write as usize].contains_key(&m[..]) {
+                    let b = check_m(m, write);
+                    memo[write as usize].insert(&m[..], b);
+                }
+            }
+        }
+    }
+    for (gi, (_, members1)) in groups.iter().enumerate() {
+        let p1 = members1[0];
+        let (mw, mr) = &maxima[gi];
+        // The violations of this group, in the order of the pairwise check: by the other
+        // group, then the maximal write views (read overlaps) before the maximal read views
+        // (write overlaps), then the maximal view's rank.
+        let mut hits: Vec<(u32, bool, usize)> = Vec::new();
+        for (write, list) in [(false, mw), (true, mr)] {
+            for (k, (m, _)) in list.iter().enumerate() {
+                if let Some(b) = memo[write as usize].get(&m[..]) {
+                    hits.extend(b.keys().map(|&gj| (gj, write, k)));
+                }
+            }
+        }
+        hits.sort_unstable();
+        for (gj, write, k) in hits {
+            let members2 = &groups[gj as usize].1;
             // A concurrent pair of representatives: two threads of the groups, or one thread
             // with many instances.
-            let p2 = if gi != gj {
+            let p2 = if gi != gj as usize {
                 members2[0]
             } else if let Some(&other) = members1.get(1) {
                 other
@@ -216,56 +293,23 @@ fn check_class(
             } else {
                 continue;
             };
-            for (m, mview) in &mw {
-                if m.len() < 2 {
-                    continue;
-                }
-                // Only correlated variables can make read views incompatible.
-                let pairs: Vec<(Var, Var)> = corr
-                    .iter()
-                    .copied()
-                    .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
-                    .collect();
-                if pairs.is_empty() {
-                    continue;
-                }
-                let ov = overlaps(touching(sig2, m, false), m, |cv| &cv.reads);
-                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
-                    out.push(Violation {
-                        class,
-                        p1,
-                        p2,
-                        max_view: *mview,
-                        max_vars: m.clone(),
-                        a: ov[i].1,
-                        b: ov[j].1,
-                        kind: Kind::Read { x, y },
-                    });
-                    if out.len() >= MAX_PER_CLASS {
-                        return;
-                    }
-                }
-            }
-            for (m, mview) in &mr {
-                if m.len() < 2 {
-                    continue;
-                }
-                let ov = overlaps(touching(sig2, m, true), m, |cv| &cv.writes);
-                if let Some((i, j)) = chain_break(&ov) {
-                    out.push(Violation {
-                        class,
-                        p1,
-                        p2,
-                        max_view: *mview,
-                        max_vars: m.clone(),
-                        a: ov[i].1,
-                        b: ov[j].1,
-                        kind: Kind::Write,
-                    });
-                    if out.len() >= MAX_PER_CLASS {
-                        return;
-                    }
-                }
+            let (m, mview) = if write { &mr[k] } else { &mw[k] };
+            let (a, b, xy) = memo[write as usize][&m[..]][&gj];
+            out.push(Violation {
+                class,
+                p1,
+                p2,
+                max_view: *mview,
+                max_vars: m.clone(),
+                a,
+                b,
+                kind: match xy {
+                    Some((x, y)) => Kind::Read { x, y },
+                    None => Kind::Write,
+                },
+            });
+            if out.len() >= MAX_PER_CLASS {
+                return;
             }
         }
     }
@@ -295,11 +339,38 @@ pub fn check(
     let mut thread_sets: FxHashMap<&[u32], u32> = FxHashMap::default();
     let mut by_class: FxHashMap<u32, Vec<ClassView>> = FxHashMap::default();
     let mut seen: FxHashMap<(u32, u64), Vec<usize>> = FxHashMap::default();
+    // A view equal to an earlier one (reads, writes and threads) adds nothing below: each of
+    // its class runs would be found a duplicate. Found in parallel, by hash, before the
+    // sequential partition (large programs repeat whole views: the same callee's scope under
+    // many locks).
+    let view_hash: Vec<u64> = g
+        .views
+        .par_iter()
+        .map(|rv| {
+            let mut h = crate::fxhash::FxHasher::default();
+            rv.reads.hash(&mut h);
+            rv.writes.hash(&mut h);
+            v.reached_by[rv.node].hash(&mut h);
+            crate::fxhash::mix(h.finish())
+        })
+        .collect();
+    let mut first_of: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut repeated = 0usize;
     for (i, rv) in g.views.iter().enumerate() {
         let runners = &v.reached_by[rv.node][..];
         if runners.is_empty() {
             continue;
         }
+        let firsts = first_of.entry(view_hash[i]).or_default();
+        let same = |k: &usize| {
+            let o = &g.views[*k];
+            o.reads == rv.reads && o.writes == rv.writes && *v.reached_by[o.node] == *runners
+        };
+        if firsts.iter().any(same) {
+            repeated += 1;
+            continue;
+        }
+        firsts.push(i);
         let next_id = thread_sets.len() as u32;
         let tid = *thread_sets.entry(runners).or_insert(next_id);
         let (r, w) = (&rv.reads, &rv.writes);
@@ -333,12 +404,12 @@ pub fn check(
             writes.hash(&mut h);
             tid.hash(&mut h);
             let list = by_class.entry(c).or_default();
-            let bucket = seen.entry((c, h.finish())).or_default();
+            let bucket = seen.entry((c, crate::fxhash::mix(h.finish()))).or_default();
             let dup = bucket.iter().any(|&k| {
                 let cv: &ClassView = &list[k];
                 cv.reads == reads
                     && cv.writes == writes
-                    && v.reached_by[g.views[cv.view].node] == runners
+                    && *v.reached_by[g.views[cv.view].node] == *runners
             });
             if !dup {
                 bucket.push(list.len());
@@ -377,15 +448,19 @@ pub fn check(
         })
         .collect();
     profile.push(format!(
-        "high-level-data-race: {} classes with views, {} violations, at {:?}",
+        "high-level-data-race: {} classes with views ({repeated} repeated views), {} violations, at {:?}",
         classes.len(),
         violations.len(),
         t0.elapsed()
     ));
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
     let mut out = Vec::new();
-    for x in &violations {
-        let Some((node, witness)) = locate(v, g, x) else {
+    // Where each violation is reported does not depend on the others: found in parallel, then
+    // kept in order (the first per method and class).
+    let located: Vec<Option<(usize, Option<Combine>)>> =
+        violations.par_iter().map(|x| locate(v, g, x)).collect();
+    for (x, at) in violations.iter().zip(located) {
+        let Some((node, witness)) = at else {
             continue;
         };
         let method = v.nodes[node].method;

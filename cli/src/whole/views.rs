@@ -11,13 +11,15 @@
 //! - A *method view* is the set of fields accessed in the dynamic scope of a method whose scope
 //!   synchronizes; it holds both an r and a u entry for each.
 
+use std::hash::{Hash, Hasher};
+
 use rayon::prelude::*;
 
 use super::facts::{self, Facts, FieldId, READ, WRITE};
 use super::fields::FieldTable;
 use super::threads::AbstractThread;
 use crate::analysis::locks::METHOD_SITE;
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
 /// A node of the explored program: a method in a calling context.
@@ -62,7 +64,7 @@ pub struct Views {
     /// view (the paper's footnote 1).
     pub synchronizes: Vec<bool>,
     /// Threads reaching each node (indices into `threads`), sorted.
-    pub reached_by: Vec<Vec<u32>>,
+    pub reached_by: Vec<ThreadSet>,
     pub lock_views: Vec<LockView>,
     pub threads: Vec<AbstractThread>,
     pub fields: FieldTable,
@@ -94,6 +96,9 @@ impl Views {
         self.comp_scope.len()
     }
 }
+
+/// A set of threads (ascending numbers), shared by every node that the same threads reach.
+pub type ThreadSet = std::sync::Arc<[u32]>;
 
 /// Build the views of the program for the given threads.
 pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
@@ -191,11 +196,12 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let full = scopes(&facts, &edges, &comp, &under_lock, None, fields.len());
     let total: usize = full.iter().map(|s| s.len()).sum();
     profile.push(format!(
-        "views: scopes under locks ({total} entries) at {:?}",
+        "views: scopes under locks ({total} entries, {} stored) at {:?}",
+        stored(&full),
         t0.elapsed()
     ));
     let synchronizes = subordinate_sync(&facts, &edges, &comp);
-    let reached_by = reach(&threads, &index, &edges, nodes.len());
+    let reached_by = reach(&threads, &index, &edges, &comp);
     let node_of = |n: Node| index.get(&n).copied();
     let full_ref = &full;
     let comp_ref = &comp;
@@ -234,7 +240,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     ));
     let total: usize = comp_scope.iter().map(|s| s.len()).sum();
     profile.push(format!(
-        "views: relevant scopes ({total} entries) at {:?}",
+        "views: relevant scopes ({total} entries, {} stored) at {:?}",
+        stored(&comp_scope),
         t0.elapsed()
     ));
     Views {
@@ -252,6 +259,16 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         profile,
         index,
     }
+}
+
+/// Entries of the distinct scopes (each shared scope counted once): what the scopes hold.
+fn stored(scopes: &[Scope]) -> usize {
+    let mut seen: FxHashSet<*const (FieldId, u8)> = FxHashSet::default();
+    scopes
+        .iter()
+        .filter(|s| seen.insert(s.as_ptr()))
+        .map(|s| s.len())
+        .sum()
 }
 
 /// The lock view of one acquisition site of node `ni`: what is accessed while it is held, and
@@ -372,9 +389,12 @@ fn scopes(
     }
     let empty: Scope = Vec::new().into();
     let mut comp_scope: Vec<Scope> = vec![empty; ncomp];
+    // Equal scopes are stored once, whoever computed them (not only a callee's scope handed to
+    // its caller): large programs have many components with the same large scope.
+    let mut interned: FxHashMap<u64, Vec<Scope>> = FxHashMap::default();
     for comps in &by_level {
         let done = &comp_scope;
-        let computed: Vec<(usize, Scope)> = comps
+        let computed: Vec<(usize, Scope, u64)> = comps
             .par_iter()
             .map_init(
                 || Accumulator::new(nfields),
@@ -385,12 +405,28 @@ fn scopes(
                         .filter(|a| kept(a.field))
                         .map(|a| (a.field, a.kind));
                     let below = callees[c].iter().map(|&w| &done[w]);
-                    (c, acc.union(own, below))
+                    let set = acc.union(own, below);
+                    let mut h = crate::fxhash::FxHasher::default();
+                    set.hash(&mut h);
+                    (c, set, crate::fxhash::mix(h.finish()))
                 },
             )
             .collect();
-        for (c, set) in computed {
-            comp_scope[c] = set;
+        for (c, set, h) in computed {
+            if set.is_empty() {
+                continue;
+            }
+            let bucket = interned.entry(h).or_default();
+            comp_scope[c] = match bucket
+                .iter()
+                .find(|s| std::sync::Arc::ptr_eq(s, &set) || s[..] == set[..])
+            {
+                Some(s) => s.clone(),
+                None => {
+                    bucket.push(set.clone());
+                    set
+                }
+            };
         }
     }
     comp_scope
@@ -570,37 +606,116 @@ pub(crate) fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
     comp
 }
 
-/// Which threads reach each node.
+/// Which threads reach each node: ascending thread numbers, one shared list per distinct set.
+///
+/// Every member of a component is reached by the same threads, and a component by the threads
+/// of its callers' components plus those entering it; so the sets flow over the component DAG
+/// once, callers first (components are numbered callees first), each distinct set stored once
+/// and each distinct union computed once. Cost: the DAG's edges (a table look-up each) plus
+/// the distinct unions, not threads × the explored program.
 fn reach(
     threads: &[AbstractThread],
     index: &FxHashMap<Node, usize>,
     edges: &[Vec<usize>],
-    n: usize,
-) -> Vec<Vec<u32>> {
-    let mut reached: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (ti, t) in threads.iter().enumerate() {
-        let mut seen = vec![false; n];
-        let mut stack: Vec<usize> = t
-            .entries
-            .iter()
-            .filter_map(|&e| {
-                index
-                    .get(&Node {
-                        method: e,
-                        this_held: false,
-                    })
-                    .copied()
-            })
-            .collect();
-        while let Some(v) = stack.pop() {
-            if std::mem::replace(&mut seen[v], true) {
-                continue;
+    comp: &[usize],
+) -> Vec<ThreadSet> {
+    let ncomp = comp.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut t = SetTable::default();
+    let empty = t.intern(Vec::new());
+    // The threads entering each component.
+    let mut set_of = vec![empty; ncomp];
+    for (ti, th) in threads.iter().enumerate() {
+        let single = t.intern(vec![ti as u32]);
+        for &e in &th.entries {
+            if let Some(&n) = index.get(&Node {
+                method: e,
+                this_held: false,
+            }) {
+                let c = comp[n];
+                set_of[c] = t.union(set_of[c], single);
             }
-            reached[v].push(ti as u32);
-            stack.extend(edges[v].iter().copied());
         }
     }
-    reached
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (n, &c) in comp.iter().enumerate() {
+        members[c].push(n);
+    }
+    for c in (0..ncomp).rev() {
+        let from = set_of[c];
+        if from == empty {
+            continue;
+        }
+        for &n in &members[c] {
+            for &w in &edges[n] {
+                let cw = comp[w];
+                if cw != c {
+                    set_of[cw] = t.union(set_of[cw], from);
+                }
+            }
+        }
+    }
+    comp.iter()
+        .map(|&c| t.sets[set_of[c] as usize].clone())
+        .collect()
+}
+
+/// Distinct thread sets, numbered, and the unions already computed.
+#[derive(Default)]
+struct SetTable {
+    sets: Vec<ThreadSet>,
+    ids: FxHashMap<ThreadSet, u32>,
+    unions: FxHashMap<(u32, u32), u32>,
+}
+
+impl SetTable {
+    fn intern(&mut self, set: Vec<u32>) -> u32 {
+        let set = ThreadSet::from(set);
+        if let Some(&id) = self.ids.get(&set) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.ids.insert(set.clone(), id);
+        self.sets.push(set);
+        id
+    }
+
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        if a == b || self.sets[b as usize].is_empty() {
+            return a;
+        }
+        if self.sets[a as usize].is_empty() {
+            return b;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&u) = self.unions.get(&key) {
+            return u;
+        }
+        let (x, y) = (&self.sets[a as usize], &self.sets[b as usize]);
+        let mut merged = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() && j < y.len() {
+            match x[i].cmp(&y[j]) {
+                std::cmp::Ordering::Less => {
+                    merged.push(x[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    merged.push(y[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    merged.push(x[i]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        merged.extend_from_slice(&x[i..]);
+        merged.extend_from_slice(&y[j..]);
+        let u = self.intern(merged);
+        self.unions.insert(key, u);
+        u
+    }
 }
 
 #[cfg(test)]
@@ -627,6 +742,67 @@ mod tests {
         // The accumulator is clean after each use.
         let empty = acc.union(std::iter::empty(), std::iter::empty());
         assert!(empty.is_empty());
+    }
+
+    /// The thread sets flowed over the component DAG are what one walk per thread finds.
+    #[test]
+    fn reach_over_components_equals_a_walk_per_thread() {
+        // 0 -> 1 -> 2 -> 1 (a cycle), 2 -> 3, 4 -> 3, 5 alone, 6 -> 0; nodes 7.. reached by none.
+        let edges: Vec<Vec<usize>> = vec![
+            vec![1],
+            vec![2],
+            vec![1, 3],
+            vec![],
+            vec![3],
+            vec![],
+            vec![0],
+            vec![8],
+            vec![],
+        ];
+        let node = |i: usize| Node {
+            method: MethodId {
+                class: i as u32,
+                method: 0,
+            },
+            this_held: false,
+        };
+        let index: FxHashMap<Node, usize> = (0..edges.len()).map(|i| (node(i), i)).collect();
+        let thread = |entries: &[usize]| AbstractThread {
+            name: format!("{entries:?}"),
+            entries: entries.iter().map(|&e| node(e).method).collect(),
+            many: false,
+        };
+        let threads = vec![
+            thread(&[0]),
+            thread(&[4]),
+            thread(&[5, 2]),
+            thread(&[6]),
+            thread(&[]),
+        ];
+        let comp = tarjan(&edges);
+        let got = reach(&threads, &index, &edges, &comp);
+        for (n, set) in got.iter().enumerate() {
+            let expected: Vec<u32> = threads
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    let mut seen = vec![false; edges.len()];
+                    let mut stack: Vec<usize> =
+                        t.entries.iter().map(|m| m.class as usize).collect();
+                    while let Some(v) = stack.pop() {
+                        if !std::mem::replace(&mut seen[v], true) {
+                            stack.extend(edges[v].iter().copied());
+                        }
+                    }
+                    seen[n]
+                })
+                .map(|(i, _)| i as u32)
+                .collect();
+            assert_eq!(&set[..], &expected[..], "node {n}");
+        }
+        // Nodes reached by the same threads share one list.
+        assert!(std::sync::Arc::ptr_eq(&got[1], &got[2]));
+        assert_eq!(&got[3][..], &[0, 1, 2, 3]);
     }
 
     #[test]
