@@ -771,6 +771,7 @@ mod tests {
             name: format!("{entries:?}"),
             entries: entries.iter().map(|&e| node(e).method).collect(),
             many: false,
+            programs: Vec::new(),
         };
         let threads = vec![
             thread(&[0]),
