@@ -54,6 +54,16 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
     protected boolean openWorld;
 
     /**
+     * What the project is, for the whole-program rules: {@code library} (its public API is called
+     * from many threads), {@code application} (its main methods are the programs) or {@code auto}.
+     * Unset: {@code application} when the jar's manifest names a {@code mainClass}
+     * (maven-jar-plugin's {@code archive/manifest/mainClass}), {@code library} with
+     * {@code openWorld}, otherwise the scanner decides.
+     */
+    @Parameter(property = "stalecheck.world")
+    protected String world;
+
+    /**
      * The {@code stalecheck} binary: a path or a command name. Unset: the {@code STALECHECK}
      * environment variable, else the artifact {@code io.github.stalecheck:stalecheck-cli:exe:CLASSIFIER:VERSION}
      * (this platform, the plugin's version) from the project's repositories, else {@code stalecheck} on {@code PATH}.
@@ -150,8 +160,10 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
             args.add("--rules");
             args.add(rules.replaceAll("\\s+", ""));
         }
-        if (openWorld) {
-            args.add("--open-world");
+        String chosen = world();
+        if (chosen != null) {
+            args.add("--world");
+            args.add(chosen);
         }
         if (configFile != null) {
             args.add("--config");
@@ -159,6 +171,30 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
         }
         args.add("--no-progress");
         return args;
+    }
+
+    /** The world to pass to the scanner (see {@link #world}); {@code null}: the scanner decides. */
+    protected String world() {
+        if (world != null && !world.trim().isEmpty()) {
+            return world.trim();
+        }
+        if (openWorld) {
+            return "library";
+        }
+        for (org.apache.maven.model.Plugin plugin : project.getBuildPlugins()) {
+            if (!"maven-jar-plugin".equals(plugin.getArtifactId())
+                    || !(plugin.getConfiguration() instanceof org.codehaus.plexus.util.xml.Xpp3Dom)) {
+                continue;
+            }
+            org.codehaus.plexus.util.xml.Xpp3Dom archive =
+                    ((org.codehaus.plexus.util.xml.Xpp3Dom) plugin.getConfiguration()).getChild("archive");
+            org.codehaus.plexus.util.xml.Xpp3Dom manifest = archive == null ? null : archive.getChild("manifest");
+            org.codehaus.plexus.util.xml.Xpp3Dom main = manifest == null ? null : manifest.getChild("mainClass");
+            if (main != null && main.getValue() != null && !main.getValue().trim().isEmpty()) {
+                return "application";
+            }
+        }
+        return null;
     }
 
     protected String binary() throws MojoExecutionException {
