@@ -500,13 +500,17 @@ fn entered_break(
                 return Some(((ea, eb), w));
             }
             // Fields without one in common are related when a concurrent critical section
-            // writes them together.
+            // accesses them together.
             let w = views?.iter().find_map(|(set, ids)| {
                 let writes_into = |x: &FieldSet| {
                     set.iter()
                         .any(|&(f, k)| k & WRITE != 0 && x.iter().any(|(g, _)| *g == f))
                 };
-                if !(writes_into(a) && shares(set, b) || writes_into(b) && shares(set, a)) {
+                // Another thread updates them together (this method may see a mix), or looks at
+                // them together while this method updates them apart (it may see the half-done
+                // update).
+                let together = shares(set, a) && shares(set, b);
+                if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
                 ids.iter()
