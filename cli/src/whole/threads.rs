@@ -327,7 +327,11 @@ pub fn find(
         spawned_threads(p)
     };
     // Which spawned threads each main starts.
-    let reached: Vec<Vec<bool>> = mains.iter().map(|m| reach(p, m.id, &spawned)).collect();
+    let mut callees = Callees::default();
+    let reached: Vec<Vec<bool>> = mains
+        .iter()
+        .map(|m| reach(p, m.id, &spawned, &mut callees))
+        .collect();
     let application = match choice {
         WorldChoice::Library => false,
         WorldChoice::Application => true,
@@ -434,10 +438,41 @@ fn entry_mains(p: &Program, packages: &[crate::load::Packaging], all: bool) -> V
     out
 }
 
+/// The methods each method may call or make a lambda of (class-hierarchy dispatch), computed
+/// once per method for all the programs' walks.
+type Callees = crate::fxhash::FxHashMap<MethodId, Vec<MethodId>>;
+
+fn callees_of(p: &Program, m: MethodId) -> Vec<MethodId> {
+    let c = p.class(m.class);
+    let Some(code) = &p.method(m).code else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for i in &code.insns {
+        match i.op {
+            Op::Invoke(kind, r) => out.extend(super::facts::call_targets(p, m.class, r, kind)),
+            Op::InvokeDynamic(r) => {
+                if let Some((lc, ln, ld)) = c.lambda_impl(r) {
+                    out.extend(p.resolve(lc, ln, ld));
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Which of the `spawned` threads a program starting at `main` starts: a walk over the calls
 /// (class-hierarchy dispatch), the lambdas methods make, and the entries of the threads it
 /// starts.
-fn reach(p: &Program, main: MethodId, spawned: &[(AbstractThread, Vec<MethodId>)]) -> Vec<bool> {
+fn reach(
+    p: &Program,
+    main: MethodId,
+    spawned: &[(AbstractThread, Vec<MethodId>)],
+    callees: &mut Callees,
+) -> Vec<bool> {
     let mut by_site: crate::fxhash::FxHashMap<MethodId, Vec<usize>> = Default::default();
     for (t, (_, sites)) in spawned.iter().enumerate() {
         for &s in sites {
@@ -456,23 +491,8 @@ fn reach(p: &Program, main: MethodId, spawned: &[(AbstractThread, Vec<MethodId>)
                 stack.extend(spawned[t].0.entries.iter().copied());
             }
         }
-        let c = p.class(m.class);
-        let Some(code) = &p.method(m).code else {
-            continue;
-        };
-        for i in &code.insns {
-            match i.op {
-                Op::Invoke(kind, r) => {
-                    stack.extend(super::facts::call_targets(p, m.class, r, kind));
-                }
-                Op::InvokeDynamic(r) => {
-                    if let Some((lc, ln, ld)) = c.lambda_impl(r) {
-                        stack.extend(p.resolve(lc, ln, ld));
-                    }
-                }
-                _ => {}
-            }
-        }
+        let next = callees.entry(m).or_insert_with(|| callees_of(p, m));
+        stack.extend(next.iter().copied());
     }
     started
 }
