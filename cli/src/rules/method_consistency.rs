@@ -75,7 +75,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     // (or of a class nested in it) accesses it holding a lock. An unlocked access of such a
     // field is a deliberate look outside the lock; one of a field no lock of its class guards
     // is a data race or an object not shared, not a split critical section.
-    let mut in_view = vec![false; v.fields.len()];
+    let mut guarded = vec![false; v.fields.len()];
     for (n, f) in v.facts.iter().enumerate() {
         let class = &p.class(v.nodes[n].method.class).name;
         for a in f.accesses.iter().filter(|a| !is_free(a)) {
@@ -85,7 +85,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     .strip_prefix(&**owner)
                     .is_some_and(|rest| rest.starts_with('$'))
             {
-                in_view[a.field as usize] = true;
+                guarded[a.field as usize] = true;
             }
         }
     }
@@ -94,7 +94,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
         for a in f
             .accesses
             .iter()
-            .filter(|a| is_free(a) && in_view[a.field as usize])
+            .filter(|a| is_free(a) && guarded[a.field as usize])
         {
             let k = if a.kind & WRITE != 0 { WRITE } else { READ };
             free_slot.entry((a.field, k)).or_insert_with(|| {
@@ -436,11 +436,7 @@ fn near_sections(
                 // What the callee sees held: the caller's locks it can name, and those held
                 // around the caller that it still names the same way (global ones).
                 let mut keys: Vec<LockKey> = call.held_keys.clone();
-                keys.extend(
-                    held.iter()
-                        .filter(|k| matches!(k, LockKey::Static(..) | LockKey::Class(_)))
-                        .cloned(),
-                );
+                keys.extend(held.iter().filter(|k| k.global).copied());
                 keys.sort_unstable();
                 keys.dedup();
                 for &t in &call.targets {

@@ -4,6 +4,7 @@
 
 use super::fields::FieldTable;
 use crate::analysis::engine::{self, Frame, Observer, Observing};
+use crate::analysis::guards::{self, GuardKey};
 use crate::analysis::locks::{Base, LockId, Sym, CALLER_SITE};
 use crate::bytecode::{InvokeKind, Op};
 use crate::program::{MethodId, Program};
@@ -41,34 +42,27 @@ pub struct CallSite {
     pub this_held: bool,
 }
 
-/// A lock named across methods: relative to the method's `this`, or global.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LockKey {
-    This,
-    /// A field of `this` (its name, and the part of a read-write lock: 0 whole, 1 read, 2
-    /// write).
-    ThisField(std::sync::Arc<str>, u8),
-    /// A static field (class, name, part).
-    Static(std::sync::Arc<str>, std::sync::Arc<str>, u8),
-    /// A class literal (hash of its name).
-    Class(u64),
+/// A lock named across methods, in the lock model's own terms ([`GuardKey`]: `this`'s
+/// monitor, a field by program field id, a class literal), and whether it is global (a static
+/// field, a class literal) rather than relative to the method's `this`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LockKey {
+    pub key: GuardKey,
+    pub global: bool,
 }
 
 /// The key of a lock held in method `id`, when it can be named across methods.
 fn key_of(p: &Program, id: MethodId, lock: LockId) -> Option<LockKey> {
-    let class = p.class(id.class);
-    match lock {
-        LockId::This => Some(LockKey::This),
-        LockId::Class(h) => Some(LockKey::Class(h)),
-        LockId::Field(Base::This, r, part) => {
-            Some(LockKey::ThisField(class.member(r).name.clone(), part))
-        }
-        LockId::Field(Base::Static, r, part) => {
-            let m = class.member(r);
-            Some(LockKey::Static(m.class.clone(), m.name.clone(), part))
-        }
-        _ => None,
-    }
+    let (key, global) = match lock {
+        LockId::This => (GuardKey::Own, false),
+        LockId::Class(h) => (GuardKey::Class(h), true),
+        LockId::Field(base @ (Base::This | Base::Static), r, part) => (
+            GuardKey::Field(guards::field_id(p, id.class, r)?, part),
+            base == Base::Static,
+        ),
+        _ => return None,
+    };
+    Some(LockKey { key, global })
 }
 
 /// What one method does, in one calling context.
@@ -211,10 +205,7 @@ impl Observer for Collector<'_> {
                     .held
                     .iter()
                     .filter_map(|h| key_of(self.p, self.id, h.lock))
-                    .filter(|k| {
-                        receiver == Sym::This
-                            || matches!(k, LockKey::Static(..) | LockKey::Class(_))
-                    })
+                    .filter(|k| receiver == Sym::This || k.global)
                     .collect();
                 self.facts.calls.push(CallSite {
                     at,
