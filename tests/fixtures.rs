@@ -798,6 +798,36 @@ fn merged_stale_values_are_confirmed_once() {
     }
 }
 
+/// Snapshots of two variables that one statement combines and acts on are one cause: one
+/// `causal-stale-value` finding with a read step for each (QuickCheck.retransmitBuggy reads `hd`
+/// and `high` in `missing()` and advances both).
+#[test]
+fn one_statement_is_one_stale_value() {
+    let report = &json_scan().report;
+    let found: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.rule == "causal-stale-value"
+                && f.class == "fixtures.precision.QuickCheck"
+                && f.method == "retransmitBuggy"
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one finding for the one statement: {:?}",
+        found.iter().map(|f| f.short()).collect::<Vec<_>>()
+    );
+    let reads = found[0].steps.iter().filter(|s| s.kind == "read").count();
+    assert_eq!(
+        reads,
+        2,
+        "both snapshots are read steps of it: {}",
+        found[0].short()
+    );
+}
+
 #[test]
 fn fixtures_sarif_is_valid_and_matches_json() {
     let classes = common::class_names(common::fixture_classes());

@@ -71,7 +71,8 @@ pub fn check(
         }
     }
     let mut flows = 0usize;
-    let mut reported: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
+    let mut reported: FxHashMap<(MethodId, Option<u32>), (usize, Var)> = FxHashMap::default();
+    let mut merged: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
     let mut out = Vec::new();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
@@ -131,11 +132,26 @@ pub fn check(
             if f.index && only_main(p, &v.threads[writer as usize]) {
                 continue;
             }
-            // One finding per variable and line it enters: two reads of it (`a[i] > a[j]`)
-            // or two callers' snapshots of it are one stale decision (the nearest, above).
-            if !reported.insert((mid, line_in(p, mid, f.entry_at), f.src.var)) {
+            // One finding per line it enters: two reads of one variable (`a[i] > a[j]`) or two
+            // callers' snapshots of it are one stale decision (the nearest, above); snapshots
+            // of other variables that one statement combines (`high - hd - size`) are one cause
+            // too, and join it as further reads (related locations).
+            let line = line_in(p, mid, f.entry_at);
+            if let Some(&(at, var)) = reported.get(&(mid, line)) {
+                if var != f.src.var && merged.insert((mid, line, f.src.var)) {
+                    let extra = explain(p, v, n, f, writer);
+                    let first: &mut Diagnostic = &mut out[at];
+                    let reads = extra.steps.into_iter().filter(|s| s.kind == StepKind::Read);
+                    let k = first
+                        .steps
+                        .iter()
+                        .take_while(|s| s.kind == StepKind::Read)
+                        .count();
+                    first.steps.splice(k..k, reads);
+                }
                 continue;
             }
+            reported.insert((mid, line), (out.len(), f.src.var));
             out.push(explain(p, v, n, f, writer));
         }
     }

@@ -902,13 +902,20 @@ impl Run<'_> {
             // The caller tests what the call returns (`if (getAndReset())`).
             let tested = crate::analysis::outcome::result_tested(code, cx.at);
             for &(callee, s) in &summaries {
+                // The callee looks at the variable again before it writes, or returns the
+                // outcome of its update and the caller tests it: the caller's condition decides
+                // none of its writes (below), whatever the arguments are.
+                let rechecked = |w: &GAccess| {
+                    s.self_checked.contains(w) || (tested && s.ret_outcome.contains(&w.var))
+                };
                 for &(slot, w) in &s.param_writes {
                     if (slot as usize) < receiver {
                         continue;
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
-                        self.flow(arg(slot).or(fctl), arg(slot).data, w, cx.at, cx.at);
+                        let decided = if rechecked(&w) { arg(slot) } else { arg(slot).or(fctl) };
+                        self.flow(decided, arg(slot).data, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
@@ -925,10 +932,7 @@ impl Run<'_> {
                     push_capped(&mut self.out.summary.updated, x);
                 }
                 for &w in &s.writes {
-                    if w.node == callee
-                        && !s.self_checked.contains(&w)
-                        && !(tested && s.ret_outcome.contains(&w.var))
-                    {
+                    if w.node == callee && !rechecked(&w) {
                         self.flow(fctl, 0, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
