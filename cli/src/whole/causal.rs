@@ -137,6 +137,10 @@ pub struct Summary {
     /// Writes of its own regions that it decides itself on a look at the same variable
     /// (`if (count > 0) count--`): a caller's earlier check of that variable is re-checked.
     pub self_checked: Vec<GAccess>,
+    /// Writes outside every region that it decides itself on a look at the same variable
+    /// (`if (seqno > hd) hd = seqno`, here or in a callee): inside a caller's region that look
+    /// is a fresh re-check, like [`Self::self_checked`].
+    pub plain_checked: Vec<(Var, Loc)>,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
 }
@@ -617,8 +621,22 @@ impl Run<'_> {
     }
 
     /// A write of `var` at `at` with value `v` (data and control), inside the own region
-    /// `region` or outside every region (recording pass).
-    fn write(&mut self, at: u32, var: Var, v: Val, data: u64, region: Option<u32>, loc: Loc) {
+    /// `region` or outside every region (recording pass). `checked`: a callee's write outside
+    /// its regions that it decides itself on a look at the variable (`if (seqno > hd) hd =
+    /// seqno`): made where the call is, that look is as fresh as the write, so no condition of
+    /// this method decides it (`v` is then the data alone).
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        at: u32,
+        var: Var,
+        v: Val,
+        data: u64,
+        region: Option<u32>,
+        loc: Loc,
+        checked: bool,
+    ) {
+        let checked = checked || self.looks_at(self.control(at), var);
         match Self::own(region) {
             Some(site) => {
                 let dst = GAccess {
@@ -630,7 +648,7 @@ impl Run<'_> {
                 self.flow(v, data, dst, at, site);
                 push_capped(&mut self.out.summary.writes, dst);
                 push_capped(&mut self.out.summary.updated, var);
-                if self.looks_at(self.control(at), var) {
+                if checked {
                     push_capped(&mut self.out.summary.self_checked, dst);
                 }
                 for p in bits(v.src & PARAM_MASK) {
@@ -639,6 +657,9 @@ impl Run<'_> {
             }
             None => {
                 push_capped(&mut self.out.summary.plain_writes, (var, loc));
+                if checked {
+                    push_capped(&mut self.out.summary.plain_checked, (var, loc));
+                }
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(
                         &mut self.out.summary.param_plain_writes,
@@ -914,7 +935,11 @@ impl Run<'_> {
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
-                        let decided = if rechecked(&w) { arg(slot) } else { arg(slot).or(fctl) };
+                        let decided = if rechecked(&w) {
+                            arg(slot)
+                        } else {
+                            arg(slot).or(fctl)
+                        };
                         self.flow(decided, arg(slot).data, w, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
@@ -938,11 +963,18 @@ impl Run<'_> {
                     push_capped(&mut self.out.summary.writes, w);
                 }
                 for &(slot, var, loc) in &s.param_plain_writes {
-                    let v = arg(slot).or(fctl);
-                    self.write(cx.at, var, v, arg(slot).data, outer, loc);
+                    let checked = s.plain_checked.contains(&(var, loc));
+                    let v = if checked {
+                        arg(slot)
+                    } else {
+                        arg(slot).or(fctl)
+                    };
+                    self.write(cx.at, var, v, arg(slot).data, outer, loc, checked);
                 }
                 for &(var, loc) in &s.plain_writes {
-                    self.write(cx.at, var, fctl, 0, outer, loc);
+                    let checked = s.plain_checked.contains(&(var, loc));
+                    let v = if checked { Val::default() } else { fctl };
+                    self.write(cx.at, var, v, 0, outer, loc, checked);
                 }
                 for &(i, j) in &s.param_pairs {
                     let v = arg(i).or(arg(j));
@@ -1073,7 +1105,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.field_var(r).0, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, value.data, cx.region, self.loc(at));
+                            self.write(at, var, w, value.data, cx.region, self.loc(at), false);
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
@@ -1083,7 +1115,7 @@ impl Analysis for Run<'_> {
                         if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
-                            self.write(at, var, w, value.data, cx.region, self.loc(at));
+                            self.write(at, var, w, value.data, cx.region, self.loc(at), false);
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }
