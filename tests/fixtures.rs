@@ -828,6 +828,44 @@ fn one_statement_is_one_stale_value() {
     );
 }
 
+/// One stale snapshot tested by `stale-value` and used as an index by `causal-stale-value` is one
+/// finding: the `stale-value` one, with the indexed read as a further use
+/// (OneSnapshot.totalLength).
+#[test]
+fn one_snapshot_is_one_finding() {
+    let report = &json_scan().report;
+    let found: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| f.class == "fixtures.precision.OneSnapshot" && f.method == "totalLength")
+        .filter(|f| f.rule == "stale-value" || f.rule == "causal-stale-value")
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one finding for the one snapshot: {:?}",
+        found.iter().map(|f| f.short()).collect::<Vec<_>>()
+    );
+    assert_eq!(found[0].rule, "stale-value", "{}", found[0].short());
+    let uses: Vec<Option<u32>> = found[0]
+        .steps
+        .iter()
+        .filter(|s| s.kind == "use")
+        .map(|s| s.line)
+        .collect();
+    assert_eq!(
+        uses.len(),
+        2,
+        "the bound's test and the indexed read are its uses: {}",
+        found[0].short()
+    );
+    assert!(
+        found[0].message.contains("confirmed by causal-stale-value"),
+        "the whole-program rule's writer confirms it: {}",
+        found[0].message
+    );
+}
+
 #[test]
 fn fixtures_sarif_is_valid_and_matches_json() {
     let classes = common::class_names(common::fixture_classes());

@@ -73,7 +73,8 @@ pub fn check(
     let mut flows = 0usize;
     let mut reported: FxHashMap<(MethodId, Option<u32>), (usize, Var)> = FxHashMap::default();
     let mut merged: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
-    let mut out = Vec::new();
+    let mut snapshots: FxHashMap<(MethodId, Loc), usize> = FxHashMap::default();
+    let mut out: Vec<Diagnostic> = Vec::new();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
         let mid = v.nodes[n].method;
@@ -137,6 +138,18 @@ pub fn check(
             // of other variables that one statement combines (`high - hd - size`) are one cause
             // too, and join it as further reads (related locations).
             let line = line_in(p, mid, f.entry_at);
+            // One snapshot acted on at several lines (`i < v.size()` deciding two `elementAt(i)`
+            // calls) is one stale value too: its further uses join the first finding.
+            if let Some(&at) = snapshots.get(&(mid, f.src.loc)) {
+                if !reported.contains_key(&(mid, line)) {
+                    reported.insert((mid, line), (at, f.src.var));
+                    let extra = explain(p, v, n, f, writer);
+                    out[at]
+                        .steps
+                        .extend(extra.steps.into_iter().filter(|s| s.kind == StepKind::Use));
+                }
+                continue;
+            }
             if let Some(&(at, var)) = reported.get(&(mid, line)) {
                 if var != f.src.var && merged.insert((mid, line, f.src.var)) {
                     let extra = explain(p, v, n, f, writer);
@@ -152,6 +165,7 @@ pub fn check(
                 continue;
             }
             reported.insert((mid, line), (out.len(), f.src.var));
+            snapshots.insert((mid, f.src.loc), out.len());
             out.push(explain(p, v, n, f, writer));
         }
     }
@@ -381,41 +395,97 @@ pub fn merge_duplicates(diags: &mut Vec<Diagnostic>) {
             d.line,
         )
     };
-    let stale: FxHashSet<Key> = diags
+    // The snapshot a finding is about: its method and its first read step (line, file).
+    type Snap = (String, String, String, Option<u32>, Option<String>);
+    let snapshot = |d: &Diagnostic| -> Option<Snap> {
+        let r = d.steps.iter().find(|s| s.kind == StepKind::Read)?;
+        Some((
+            d.class.clone(),
+            d.method.clone(),
+            d.descriptor.clone(),
+            r.line,
+            r.file.clone(),
+        ))
+    };
+    let stale: FxHashMap<Key, usize> = diags
         .iter()
-        .filter(|d| d.rule == RuleId::StaleValue)
-        .map(key)
+        .enumerate()
+        .filter(|(_, d)| d.rule == RuleId::StaleValue)
+        .map(|(i, d)| (key(d), i))
         .collect();
-    let mut confirmations: FxHashMap<Key, (String, Vec<String>)> = FxHashMap::default();
-    for d in diags.iter().filter(|d| d.rule == RuleId::CausalStaleValue) {
-        let k = key(d);
-        if stale.contains(&k) {
-            let writer = d
-                .message
-                .split("; ")
-                .find(|part| part.contains(" concurrently"))
-                .map(|part| part.split(" writes ").next().unwrap_or(part).to_string())
-                .unwrap_or_default();
-            confirmations
-                .entry(k)
-                .or_insert_with(|| (writer, d.threads.clone()));
+    let snaps: FxHashMap<Snap, usize> = diags
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.rule == RuleId::StaleValue)
+        .filter_map(|(i, d)| Some((snapshot(d)?, i)))
+        .collect();
+    // The stale-value finding each causal-stale-value duplicate folds into: the one at the same
+    // line, else, for an index read a size check decides, the one about the same snapshot (a
+    // loop bound read once, tested by `stale-value` and used as an index by
+    // `causal-stale-value`), whose use it adds. A write the snapshot decides elsewhere
+    // (check-then-act) stays a finding of its own: another consequence, with its own writer.
+    let mut into: Vec<(usize, usize, bool)> = Vec::new();
+    for (j, d) in diags.iter().enumerate() {
+        if d.rule != RuleId::CausalStaleValue {
+            continue;
+        }
+        if let Some(&i) = stale.get(&key(d)) {
+            into.push((j, i, false));
+        } else if let Some(&i) = snapshot(d)
+            .filter(|_| d.evidence == Some("index-check"))
+            .and_then(|s| snaps.get(&s))
+        {
+            into.push((j, i, true));
         }
     }
-    diags.retain(|d| d.rule != RuleId::CausalStaleValue || !confirmations.contains_key(&key(d)));
-    for d in diags.iter_mut().filter(|d| d.rule == RuleId::StaleValue) {
-        if let Some((writer, threads)) = confirmations.get(&key(d)) {
-            if !writer.is_empty() {
-                // No back-quoted names: they are part of the baseline fingerprint, which must
-                // not depend on which rules ran.
-                d.message.push_str(&format!(
-                    " (confirmed by causal-stale-value: {writer} writes it concurrently)"
-                ));
-            }
-            if d.threads.is_empty() {
-                d.threads = threads.clone();
-            }
+    let mut confirmed: FxHashSet<usize> = FxHashSet::default();
+    for &(j, i, other_line) in &into {
+        let d = &diags[j];
+        // `X writes `f` concurrently` or `X can remove elements concurrently`: who, and what.
+        let writer = d
+            .message
+            .split("; ")
+            .find(|part| part.contains(" concurrently"))
+            .and_then(|part| {
+                let part = part.split(", so ").next().unwrap_or(part);
+                match part.split_once(" writes ") {
+                    Some((who, _)) => Some(format!("{who} writes it concurrently")),
+                    None => part
+                        .split_once(" can remove elements")
+                        .map(|(who, _)| format!("{who} can remove elements concurrently")),
+                }
+            })
+            .unwrap_or_default();
+        let threads = d.threads.clone();
+        let uses: Vec<Step> = if other_line {
+            d.steps
+                .iter()
+                .filter(|s| s.kind == StepKind::Use)
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let s = &mut diags[i];
+        if confirmed.insert(i) && !writer.is_empty() {
+            // No back-quoted names: they are part of the baseline fingerprint, which must not
+            // depend on which rules ran.
+            s.message
+                .push_str(&format!(" (confirmed by causal-stale-value: {writer})"));
         }
+        if s.threads.is_empty() {
+            s.threads = threads;
+        }
+        // Before the last step: that one is the finding's own use, at its line.
+        let last = s.steps.len().saturating_sub(1);
+        s.steps.splice(last..last, uses);
     }
+    let gone: FxHashSet<usize> = into.iter().map(|&(j, _, _)| j).collect();
+    let mut k = 0;
+    diags.retain(|_| {
+        k += 1;
+        !gone.contains(&(k - 1))
+    });
 }
 
 #[cfg(test)]
