@@ -141,8 +141,8 @@ pub fn check(
             // One snapshot acted on at several lines (`i < v.size()` deciding two `elementAt(i)`
             // calls) is one stale value too: its further uses join the first finding.
             if let Some(&at) = snapshots.get(&(mid, f.src.loc)) {
-                if !reported.contains_key(&(mid, line)) {
-                    reported.insert((mid, line), (at, f.src.var));
+                if let std::collections::hash_map::Entry::Vacant(e) = reported.entry((mid, line)) {
+                    e.insert((at, f.src.var));
                     let extra = explain(p, v, n, f, writer);
                     out[at]
                         .steps
