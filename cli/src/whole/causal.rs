@@ -850,6 +850,11 @@ impl Run<'_> {
             return v;
         }
         let outer = Self::own(cx.caller_region);
+        // Every caller holds a lock around this whole method (an entry lock, or `this` held by
+        // the caller) and no region of its own is open at the call: what the callee read in
+        // its regions stays inside that enclosing region here, as a library call's snapshot
+        // does (its region ends with the outermost one held), and leaves in the caller.
+        let enclosed = cx.caller_region == Some(CALLER_SITE);
         let mut result = ctl;
         let mut k = 1u32;
         for &(callee, s) in &summaries {
@@ -877,7 +882,11 @@ impl Run<'_> {
                         .any(|w| w.var == g.var && w.node == g.node && w.site == g.site)
             };
             for g in s.ret_reads.iter().filter(|g| g.node == callee && !taken(g)) {
-                let bit = self.source((cx.at, k), Src::Atomic(*g), outer);
+                let bit = self.source(
+                    (cx.at, k),
+                    Src::Atomic(*g),
+                    if enclosed { Some(CALLER_SITE) } else { outer },
+                );
                 k += 1;
                 // The callee also writes what it read (`tryAcquire()`, `acquire()` that
                 // checks a bound and increments): its result reports its own update.
@@ -887,7 +896,7 @@ impl Run<'_> {
                 }
                 result.src |= bit;
                 result.data |= bit;
-                if outer.is_none() && bit != 0 {
+                if outer.is_none() && !enclosed && bit != 0 {
                     result.left |= bit;
                     let b = bit.trailing_zeros() as usize;
                     if self.left_at[b] == NO_LEFT {
