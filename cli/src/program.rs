@@ -48,6 +48,9 @@ pub struct Program {
     entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
     overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
+    /// Classes whose objects can exist, by class index (see [`Program::live_classes`]): what
+    /// virtual calls dispatch to.
+    live: Vec<bool>,
 }
 
 impl Program {
@@ -92,6 +95,7 @@ impl Program {
             stable: Vec::new(),
             rw_parts: Vec::new(),
             overriders: Default::default(),
+            live: Vec::new(),
             profile: Vec::new(),
             entry_locks: Default::default(),
         };
@@ -112,6 +116,7 @@ impl Program {
                     .collect()
             })
             .collect();
+        p.live = p.live_classes();
         p.fields = FieldFacts::compute(&p.classes, &|c, n| p.field_owner(c, n));
         p.stable = p
             .classes
@@ -352,6 +357,71 @@ impl Program {
         false
     }
 
+    /// Which classes can have objects: a class created somewhere in the program (`new C`, in
+    /// scanned code or on the classpath), or one that code outside it can create (public,
+    /// concrete, with a public or protected constructor: a library's user, a service loader, a
+    /// dependency-injection container); and every supertype of such a class. A class that is
+    /// neither (a private wrapper the code never creates, a package-private implementation
+    /// left unused) receives no virtual call: dispatch goes to what exists, not to every
+    /// subtype the class hierarchy names (issue 12's "calls to code that never runs there").
+    fn live_classes(&self) -> Vec<bool> {
+        use crate::bytecode::{acc, Op};
+        let mut live: Vec<bool> = self
+            .classes
+            .par_iter()
+            .map(|c| {
+                c.access & (acc::ABSTRACT | acc::INTERFACE) == 0
+                    && c.access & acc::PUBLIC != 0
+                    && c.methods.iter().any(|m| {
+                        &*m.name == "<init>" && m.access & (acc::PUBLIC | acc::PROTECTED) != 0
+                    })
+            })
+            .collect();
+        let created: Vec<u32> = self
+            .classes
+            .par_iter()
+            .flat_map_iter(|c| {
+                let mut out = Vec::new();
+                for insn in c
+                    .methods
+                    .iter()
+                    .flat_map(|m| m.code.iter())
+                    .flat_map(|k| &k.insns)
+                {
+                    if let Op::New(r) = insn.op {
+                        if let Some(&i) = c
+                            .refs
+                            .get(r as usize)
+                            .and_then(|x| self.by_name.get(&*x.class))
+                        {
+                            out.push(i);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        for i in created {
+            live[i as usize] = true;
+        }
+        // Supertypes of a live class are live (an inherited method runs on its objects).
+        let mut stack: Vec<u32> = (0..live.len() as u32)
+            .filter(|&i| live[i as usize])
+            .collect();
+        while let Some(i) = stack.pop() {
+            let c = &self.classes[i as usize];
+            for sup in c.super_name.iter().chain(c.interfaces.iter()) {
+                if let Some(&s) = self.by_name.get(sup) {
+                    if !live[s as usize] {
+                        live[s as usize] = true;
+                        stack.push(s);
+                    }
+                }
+            }
+        }
+        live
+    }
+
     /// [`Program::implementations`], cached: virtual calls of the same target share it.
     pub fn implementations_cached(&self, id: MethodId, limit: usize) -> Option<Vec<MethodId>> {
         if let Ok(map) = self.overriders.read() {
@@ -398,7 +468,11 @@ impl Program {
                     }
                     None => None,
                 };
-                if let Some(t) = found.filter(|&t| t != id && self.method(t).code.is_some()) {
+                // Only a class whose objects can exist receives the call (rapid type analysis,
+                // with what a library's users can create counted as created).
+                let live = self.live.get(s as usize).copied().unwrap_or(true);
+                if let Some(t) = found.filter(|&t| live && t != id && self.method(t).code.is_some())
+                {
                     if !out.contains(&t) {
                         out.push(t);
                         if out.len() > limit {
