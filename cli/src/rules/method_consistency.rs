@@ -118,15 +118,23 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     for (s, &i) in &set_ids {
         sets[i as usize] = s;
     }
+    // Writers under a lock come first: the one the explanation names is then one that writes
+    // inside a critical section, as the breaking view does.
     let mut writers: FxHashMap<FieldId, Vec<(u32, usize)>> = FxHashMap::default();
-    for (n, f) in v.facts.iter().enumerate() {
-        if v.reached_by[n].is_empty() {
-            continue;
-        }
-        for a in f.accesses.iter().filter(|a| a.kind & WRITE != 0) {
-            let list = writers.entry(a.field).or_default();
-            if !list.iter().any(|&(s, _)| s == thread_set[n]) {
-                list.push((thread_set[n], n));
+    for locked in [true, false] {
+        for (n, f) in v.facts.iter().enumerate() {
+            if v.reached_by[n].is_empty() {
+                continue;
+            }
+            for a in f.accesses.iter().filter(|a| a.kind & WRITE != 0) {
+                let is_locked = !a.held.is_empty() || a.caller_held || v.nodes[n].this_held;
+                if is_locked != locked {
+                    continue;
+                }
+                let list = writers.entry(a.field).or_default();
+                if !list.iter().any(|&(s, _)| s == thread_set[n]) {
+                    list.push((thread_set[n], n));
+                }
             }
         }
     }
@@ -491,9 +499,24 @@ fn entered_break(
             let writes = |x: &FieldSet| x.iter().any(|&(_, k)| k & WRITE != 0);
             // Two looks that only read are split only for a writer that updates both together.
             if shares(a, b) && (writes(a) || writes(b)) {
+                // The writer that breaks the chain writes inside a critical section of its own
+                // (a lock view, as the paper defines views): a write without any lock (a
+                // setter run at configuration time) is a data race if anything, not a split
+                // critical section.
+                let in_view = |f: FieldId| {
+                    views.is_some_and(|views| {
+                        views.iter().any(|(set, ids)| {
+                            set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
+                                && ids.iter().any(|&lv| {
+                                    concurrent(v, threads, &v.reached_by[v.lock_views[lv].node])
+                                })
+                        })
+                    })
+                };
                 let w = a
                     .iter()
                     .chain(b.iter())
+                    .filter(|&&(f, _)| in_view(f))
                     .find_map(|&(f, _)| concurrent_writer(threads, f))?;
                 return Some(((ea, eb), w));
             }
