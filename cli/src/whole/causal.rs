@@ -1068,7 +1068,9 @@ impl Analysis for Run<'_> {
             },
             StepKind::Iinc | StepKind::Compute | StepKind::Format => {
                 let v = union(inputs).or(ctl);
-                if cx.record {
+                // Values formatted into a message are shown, not combined: a mixed pair in a
+                // log line decides nothing (no correlation, Definition 2).
+                if cx.record && cx.kind != StepKind::Format {
                     self.define(at, v, None);
                 }
                 v
