@@ -275,6 +275,45 @@ struct ScanArgs {
     /// noise without a conflict are marked exercised. Needs --format sarif.
     #[arg(long, value_name = "FILE")]
     confirmations: Vec<PathBuf>,
+    /// The summary cache: what loading and parsing made of each `--classpath` archive, keyed by
+    /// its contents, so that the next scan with the same dependencies skips them (the findings
+    /// are the same bytes with or without it) [default: $XDG_CACHE_HOME/stalecheck, else
+    /// ~/.cache/stalecheck; the plugins pass their build's cache directory].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache: Option<PathBuf>,
+    /// Neither read nor write the summary cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// The most the summary cache may hold on disk, in MiB; the least recently used entries go
+    /// first [default: 1024].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    cache_size: Option<u64>,
+}
+
+/// Where the summary cache lives when `--cache` does not say: `$XDG_CACHE_HOME/stalecheck`, else
+/// `~/.cache/stalecheck` (`%LOCALAPPDATA%\stalecheck` on Windows); none without a home.
+fn default_cache_dir() -> Option<PathBuf> {
+    let non_empty = |v: &str| {
+        std::env::var_os(v)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    };
+    if cfg!(windows) {
+        return non_empty("LOCALAPPDATA").map(|d| d.join("stalecheck"));
+    }
+    non_empty("XDG_CACHE_HOME")
+        .filter(|d| d.is_absolute())
+        .or_else(|| non_empty("HOME").map(|h| h.join(".cache")))
+        .map(|d| d.join("stalecheck"))
+}
+
+/// Identifies this build of stalecheck for the cache's keys: a hash of the executable (another
+/// build may parse or analyse differently, so it never reads this one's entries). `None` when
+/// the executable cannot be read: then there is no cache.
+fn build_id() -> Option<u128> {
+    let exe = std::env::current_exe().ok()?;
+    let bytes = std::fs::read(exe).ok()?;
+    Some(stalecheck::cache::content_hash(&bytes))
 }
 
 /// How the progress of a scan is shown on stderr.
@@ -649,6 +688,23 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             ..Limits::default()
         },
         sections: args.sections.is_some(),
+        // The test hook that makes parsing panic must see every class parsed.
+        cache: if args.no_cache || std::env::var_os("STALECHECK_DEBUG_PANIC").is_some() {
+            None
+        } else {
+            args.cache
+                .clone()
+                .or_else(default_cache_dir)
+                .zip(build_id())
+                .map(|(dir, build_id)| stalecheck::cache::deps::CacheOptions {
+                    store: stalecheck::cache::Store::new(
+                        dir,
+                        args.cache_size
+                            .map_or(stalecheck::cache::DEFAULT_MAX_BYTES, |mib| mib << 20),
+                    ),
+                    build_id,
+                })
+        },
     };
     let progress = ProgressLine::new(if args.no_progress || args.quiet {
         ProgressMode::Off
@@ -676,6 +732,19 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         );
         for line in &s.profile {
             eprintln!("timings: {line}");
+        }
+        let c = &s.cache;
+        eprintln!(
+            "timings: cache: {} hits, {} misses, {} written, {} evicted; look-up {:?}, store {:?}",
+            c.hits, c.misses, c.written, c.evicted, c.lookup_time, c.store_time
+        );
+    }
+    if !args.quiet {
+        for (path, why) in &out.stats.cache.corrupt {
+            eprintln!("stalecheck: note: the cache entry of {path} {why}; rebuilt");
+        }
+        for e in &out.stats.cache.write_errors {
+            eprintln!("stalecheck: note: {e} (the summary cache is not updated)");
         }
     }
 

@@ -20,7 +20,7 @@ pub mod acc {
 }
 
 /// A parsed class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Class {
     /// Internal name, e.g. `com/x/Outer$Inner`.
     pub name: Box<str>,
@@ -51,7 +51,7 @@ pub struct Class {
 
 /// A suppression annotation: one whose simple name is `SuppressStaleCheck` or
 /// `SuppressFBWarnings`, on a class, method or field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SuppressAnnotation {
     pub target: SuppressTarget,
     /// Simple name of the annotation type.
@@ -63,7 +63,7 @@ pub struct SuppressAnnotation {
 }
 
 /// What a [`SuppressAnnotation`] is on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SuppressTarget {
     Class,
     /// Name and descriptor.
@@ -115,7 +115,7 @@ impl Class {
 pub type MethodName = (Box<str>, Box<str>, Box<str>);
 
 /// A field declared by a class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     pub name: Box<str>,
     pub desc: Box<str>,
@@ -123,7 +123,7 @@ pub struct Field {
 }
 
 /// A method of a class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Method {
     pub name: Box<str>,
     pub descriptor: Box<str>,
@@ -178,7 +178,7 @@ pub fn annotation_simple_name(desc: &str) -> &str {
 }
 
 /// A method body.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Code {
     pub max_locals: u16,
     pub insns: Vec<Insn>,
@@ -223,7 +223,7 @@ impl Code {
 }
 
 /// An exception handler: instructions `[start, end)` jump to `handler` on a throw.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Handler {
     pub start: u32,
     pub end: u32,
@@ -234,7 +234,7 @@ pub struct Handler {
 pub type RefId = u32;
 
 /// A field or method reference (class, name, descriptor) with its slot sizes precomputed.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MemberRef {
     /// Shared with the class's other references that name the same string.
     pub class: std::sync::Arc<str>,
@@ -249,13 +249,13 @@ pub struct MemberRef {
 }
 
 /// One decoded instruction (8 bytes: the model of a whole JDK stays small).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Insn {
     pub op: Op,
 }
 
 /// Invocation kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InvokeKind {
     Virtual,
     Special,
@@ -264,7 +264,7 @@ pub enum InvokeKind {
 }
 
 /// The decoded operation. Stack effects are in slots.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum Op {
     Nop,
     /// Push a constant of `n` slots.
@@ -329,7 +329,7 @@ pub enum Op {
 }
 
 /// What a conditional branch tests, as far as the analyses care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cond {
     /// `ifeq`: jumps when the int is zero (a `boolean` is false).
     Zero,
