@@ -37,6 +37,7 @@ pub struct Class {
     /// reference (`LambdaMetafactory`), as `(class, name, descriptor)`.
     pub lambda_impls: Vec<Option<MethodName>>,
     /// Constant-pool member references used by the instructions, indexed by [`RefId`].
+    #[serde(with = "refs_serde")]
     pub refs: Vec<MemberRef>,
     /// Display path of the file it came from.
     pub path: String,
@@ -246,6 +247,80 @@ pub struct MemberRef {
     pub ret_slots: u8,
     /// A method reference (not a field, not an `invokedynamic` call site).
     pub is_method: bool,
+}
+
+/// A class's member references encoded (for the summary cache) with their strings once each, as
+/// the parser shares them: a table of the distinct strings, then each reference by indices into
+/// it. Decoding gives each distinct string one `Arc` again.
+mod refs_serde {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::MemberRef;
+    use crate::fxhash::FxHashMap;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire<S> {
+        strings: Vec<S>,
+        /// (class, name, desc) indices, `arg_slots`, `ret_slots`, `is_method`.
+        refs: Vec<([u32; 3], u8, u8, bool)>,
+    }
+
+    pub fn serialize<Z: Serializer>(refs: &[MemberRef], z: Z) -> Result<Z::Ok, Z::Error> {
+        fn id<'a>(
+            index: &mut FxHashMap<&'a str, u32>,
+            strings: &mut Vec<&'a str>,
+            s: &'a str,
+        ) -> u32 {
+            *index.entry(s).or_insert_with(|| {
+                strings.push(s);
+                strings.len() as u32 - 1
+            })
+        }
+        let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut strings: Vec<&str> = Vec::new();
+        let refs: Vec<([u32; 3], u8, u8, bool)> = refs
+            .iter()
+            .map(|r| {
+                (
+                    [
+                        id(&mut index, &mut strings, &r.class),
+                        id(&mut index, &mut strings, &r.name),
+                        id(&mut index, &mut strings, &r.desc),
+                    ],
+                    r.arg_slots,
+                    r.ret_slots,
+                    r.is_method,
+                )
+            })
+            .collect();
+        Wire { strings, refs }.serialize(z)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MemberRef>, D::Error> {
+        let w: Wire<Box<str>> = Wire::deserialize(d)?;
+        let strings: Vec<Arc<str>> = w.strings.into_iter().map(Arc::from).collect();
+        let get = |i: u32| {
+            strings
+                .get(i as usize)
+                .cloned()
+                .ok_or_else(|| serde::de::Error::custom("a member reference names no string"))
+        };
+        w.refs
+            .into_iter()
+            .map(|([c, n, d], arg_slots, ret_slots, is_method)| {
+                Ok(MemberRef {
+                    class: get(c)?,
+                    name: get(n)?,
+                    desc: get(d)?,
+                    arg_slots,
+                    ret_slots,
+                    is_method,
+                })
+            })
+            .collect()
+    }
 }
 
 /// One decoded instruction (8 bytes: the model of a whole JDK stays small).

@@ -18,15 +18,14 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
+use bincode::Options;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Corrupt, Key, Lookup, Store};
 use crate::bytecode::Class;
 use crate::diag::{InputProblem, Severity};
-use crate::fxhash::FxHashMap;
 use crate::load::{self, InputLoad, Limits, Packaging};
 
 /// What the pipeline passes in: where the cache is and which build asks.
@@ -163,10 +162,7 @@ pub fn load_and_parse(
     let mut to_store: Vec<(Key, usize)> = Vec::new();
     for (i, ((one, hit), n)) in rest.into_iter().zip(found).zip(counts).enumerate() {
         match (one, hit) {
-            (_, Some(mut entry)) => {
-                for class in entry.classes.iter_mut().flatten() {
-                    share_strings(class);
-                }
+            (_, Some(entry)) => {
                 out.push(Parsed {
                     classes: entry.classes,
                     packages: Vec::new(),
@@ -199,11 +195,12 @@ pub fn load_and_parse(
             .par_iter()
             .map(|&(key, i)| {
                 let p = &out[i];
-                let payload = bincode::serialize(&EntryOut {
-                    classes: &p.classes,
-                    problems: &p.problems,
-                })
-                .map_err(|e| e.to_string())?;
+                let payload = encoding()
+                    .serialize(&EntryOut {
+                        classes: &p.classes,
+                        problems: &p.problems,
+                    })
+                    .map_err(|e| e.to_string())?;
                 c.store.put(key, &payload).map_err(|e| e.to_string())
             })
             .collect();
@@ -222,7 +219,18 @@ pub fn load_and_parse(
 }
 
 fn decode(bytes: &[u8]) -> Result<EntryIn, Corrupt> {
-    bincode::deserialize(bytes).map_err(|e| Corrupt::Decode(e.to_string()))
+    encoding()
+        .deserialize(bytes)
+        .map_err(|e| Corrupt::Decode(e.to_string()))
+}
+
+/// Entries are bincode with variable-length integers (most numbers in a class are small), and
+/// nothing may follow the value.
+fn encoding() -> impl bincode::Options {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .with_varint_encoding()
+        .reject_trailing_bytes()
 }
 
 /// The key of a classpath entry, when it is an archive that can be cached: its bytes (content
@@ -266,22 +274,4 @@ fn hash_file(path: &Path) -> std::io::Result<(u128, u64)> {
         h.update(&buf[..n]);
     }
     Ok((h.digest128(), len))
-}
-
-/// A class's member references share their strings as the parser made them (one `Arc` per
-/// distinct string in a class); decoding gives each its own copy.
-fn share_strings(class: &mut Class) {
-    let mut seen: FxHashMap<Arc<str>, Arc<str>> = FxHashMap::default();
-    let mut share = |s: &mut Arc<str>| {
-        if let Some(first) = seen.get(s) {
-            *s = first.clone();
-        } else {
-            seen.insert(s.clone(), s.clone());
-        }
-    };
-    for r in &mut class.refs {
-        share(&mut r.class);
-        share(&mut r.name);
-        share(&mut r.desc);
-    }
 }
