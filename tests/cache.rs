@@ -405,3 +405,50 @@ fn the_size_bound_evicts_least_recently_used_entries() {
     let (json2, _, _, _) = scan(&m, &dir, &bounded);
     assert!(json1 == json2, "the JSON differs after eviction");
 }
+
+#[test]
+fn stalecheck_toml_chooses_the_cache_directory_or_none() {
+    let dir = scratch_dir("cache-toml");
+    let m = module(&dir);
+    let work = dir.join("project");
+    std::fs::create_dir_all(&work).expect("project dir");
+    std::fs::write(
+        work.join("stalecheck.toml"),
+        "cache = \"build/cache\"\ncache-size = 64\n",
+    )
+    .expect("write stalecheck.toml");
+    let o = command(&m, &work, &[], "json")
+        .output()
+        .expect("run stalecheck");
+    check_ran(&o);
+    assert_eq!(
+        entries(&work.join("build/cache")).len(),
+        m.classpath.len(),
+        "`cache = \"DIR\"` is relative to the file: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // --cache wins over the file.
+    let flag = dir.join("flag-cache");
+    let o = command(
+        &m,
+        &work,
+        &["--cache", flag.to_str().expect("utf-8")],
+        "json",
+    )
+    .output()
+    .expect("run stalecheck");
+    check_ran(&o);
+    assert_eq!(entries(&flag).len(), m.classpath.len());
+
+    std::fs::write(work.join("stalecheck.toml"), "cache = false\n").expect("write stalecheck.toml");
+    std::fs::remove_dir_all(work.join("build")).expect("remove the cache");
+    let o = command(&m, &work, &[], "json")
+        .output()
+        .expect("run stalecheck");
+    check_ran(&o);
+    assert_eq!(cache_hits(&String::from_utf8_lossy(&o.stderr)), 0);
+    assert!(
+        !work.join("build").exists(),
+        "`cache = false` wrote a cache"
+    );
+}

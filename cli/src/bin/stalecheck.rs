@@ -281,11 +281,12 @@ struct ScanArgs {
     /// ~/.cache/stalecheck; the plugins pass their build's cache directory].
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     cache: Option<PathBuf>,
-    /// Neither read nor write the summary cache.
+    /// Neither read nor write the summary cache [or `cache = false` in stalecheck.toml; `cache =
+    /// "DIR"` there is like --cache DIR].
     #[arg(long)]
     no_cache: bool,
     /// The most the summary cache may hold on disk, in MiB; the least recently used entries go
-    /// first [default: 1024].
+    /// first [default: 1024, or `cache-size` in stalecheck.toml].
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     cache_size: Option<u64>,
 }
@@ -305,6 +306,37 @@ fn default_cache_dir() -> Option<PathBuf> {
         .filter(|d| d.is_absolute())
         .or_else(|| non_empty("HOME").map(|h| h.join(".cache")))
         .map(|d| d.join("stalecheck"))
+}
+
+/// The summary cache the scan uses: `--no-cache` (or `cache = false` in stalecheck.toml) none,
+/// else `--cache DIR`, else `cache = "DIR"`, else the default directory; `--cache-size`, else
+/// `cache-size`, else 1 GiB. None when the test hook that makes parsing panic is set (it must see
+/// every class parsed).
+fn cache_options(
+    args: &ScanArgs,
+    file: Option<&FileConfig>,
+) -> Option<stalecheck::cache::deps::CacheOptions> {
+    use stalecheck::config::CacheSetting;
+    let setting = file.and_then(|f| f.cache.clone());
+    if args.no_cache || std::env::var_os("STALECHECK_DEBUG_PANIC").is_some() {
+        return None;
+    }
+    let dir = match (&args.cache, setting) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(CacheSetting::Off)) => return None,
+        (None, Some(CacheSetting::Dir(dir))) => dir,
+        (None, Some(CacheSetting::On) | None) => default_cache_dir()?,
+    };
+    let mib = args.cache_size.or(file.and_then(|f| f.cache_size));
+    Some(stalecheck::cache::deps::CacheOptions {
+        store: stalecheck::cache::Store::new(
+            dir,
+            mib.map_or(stalecheck::cache::DEFAULT_MAX_BYTES, |m| {
+                m.saturating_mul(1 << 20)
+            }),
+        ),
+        build_id: build_id()?,
+    })
 }
 
 /// Identifies this build of stalecheck for the cache's keys: a hash of the executable (another
@@ -689,22 +721,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         },
         sections: args.sections.is_some(),
         // The test hook that makes parsing panic must see every class parsed.
-        cache: if args.no_cache || std::env::var_os("STALECHECK_DEBUG_PANIC").is_some() {
-            None
-        } else {
-            args.cache
-                .clone()
-                .or_else(default_cache_dir)
-                .zip(build_id())
-                .map(|(dir, build_id)| stalecheck::cache::deps::CacheOptions {
-                    store: stalecheck::cache::Store::new(
-                        dir,
-                        args.cache_size
-                            .map_or(stalecheck::cache::DEFAULT_MAX_BYTES, |mib| mib << 20),
-                    ),
-                    build_id,
-                })
-        },
+        cache: cache_options(&args, file_ref),
     };
     let progress = ProgressLine::new(if args.no_progress || args.quiet {
         ProgressMode::Off
