@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 M2 = Path.home() / ".m2" / "repository"
 DEFAULT_MODULE = M2 / "org/quartz-scheduler/quartz/2.5.0/quartz-2.5.0.jar"
 TARGET = 5.0
+# Peak RSS (KB) of the last scans, appended by scan().
+PEAK_KB = []
 
 
 def newest_jars():
@@ -60,9 +62,12 @@ def scan(binary, module, cp_file, cache_args, fmt, out, cwd):
         "--classpath", "@" + str(cp_file), *cache_args, "--", str(module),
     ]
     env = dict(os.environ, STALECHECK_TIMINGS="1")
+    rss_file = Path(cwd) / "rss.txt"
     t = time.monotonic()
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(rss_file), *cmd], cwd=cwd, env=env,
+                       capture_output=True, text=True)
     wall = time.monotonic() - t
+    PEAK_KB.append(int(rss_file.read_text().split()[-1]))
     if p.returncode not in (0, 1):
         sys.stderr.write(p.stderr[-3000:])
         sys.exit(f"bench/cache.py: the scan failed with exit {p.returncode}: {' '.join(cmd)}")
@@ -113,16 +118,20 @@ def main():
     print(f"classpath: {len(deps)} jars, {size_mb:.0f} MB (list in {cp_file})")
     cache_args = ["--cache", str(cache)]
     times = {"no cache": [], "cold": [], "warm": []}
+    peaks = {"no cache": [], "cold": [], "warm": []}
     lines = {}
     for r in range(a.runs):
         # Side by side in each round: machine speed drifts.
         t, _, _ = scan(a.bin, a.module, cp_file, ["--no-cache"], "json", "nocache.json", work)
         times["no cache"].append(t)
+        peaks["no cache"].append(PEAK_KB[-1])
         shutil.rmtree(cache, ignore_errors=True)
         t, lines["cold"], _ = scan(a.bin, a.module, cp_file, cache_args, "json", "cold.json", work)
         times["cold"].append(t)
+        peaks["cold"].append(PEAK_KB[-1])
         t, lines["warm"], err = scan(a.bin, a.module, cp_file, cache_args, "json", "warm.json", work)
         times["warm"].append(t)
+        peaks["warm"].append(PEAK_KB[-1])
         lines["warm timings"] = [l for l in err.splitlines() if l.startswith("timings: ") and ("load" in l or "cache" in l)]
     # SARIF: cold and warm with the same command line, and without the cache.
     shutil.rmtree(cache, ignore_errors=True)
@@ -135,10 +144,10 @@ def main():
     same_sarif_nc = without_command_line(work / "cold.sarif") == without_command_line(work / "nocache.sarif")
     med = {k: statistics.median(v) for k, v in times.items()}
     print()
-    print(f"| scan ({a.runs} runs, median) | wall s | min s |")
-    print("| --- | --- | --- |")
+    print(f"| scan ({a.runs} runs, median) | wall s | min s | peak RSS MB |")
+    print("| --- | --- | --- | --- |")
     for k, v in times.items():
-        print(f"| {k} | {med[k]:.2f} | {min(v):.2f} |")
+        print(f"| {k} | {med[k]:.2f} | {min(v):.2f} | {max(peaks[k]) * 1024 / 1e6:.0f} |")
     speedup = med["cold"] / med["warm"]
     print()
     print(f"cold: {lines['cold']}; warm: {lines['warm']}")
