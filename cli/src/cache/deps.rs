@@ -275,3 +275,87 @@ fn hash_file(path: &Path) -> std::io::Result<(u128, u64)> {
     }
     Ok((h.digest128(), len))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("stalecheck-deps-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn the_key_covers_contents_path_limits_and_build() {
+        let d = temp("key");
+        let jar = d.join("a.jar");
+        std::fs::write(&jar, b"PK not really a jar").unwrap();
+        let limits = Limits::default();
+        let k = key_of(&jar, &limits, 1).unwrap();
+        assert_eq!(
+            key_of(&jar, &limits, 1),
+            Some(k),
+            "the same inputs, the same key"
+        );
+        assert_ne!(key_of(&jar, &limits, 2), Some(k), "another build");
+        let other_limits = Limits {
+            max_nesting: 1,
+            ..limits
+        };
+        assert_ne!(key_of(&jar, &other_limits, 1), Some(k), "other limits");
+        let budget = Limits {
+            memory_budget: 1,
+            ..limits
+        };
+        assert_eq!(
+            key_of(&jar, &budget, 1),
+            Some(k),
+            "the memory budget is not part of the key (entries hold no budget refusals)"
+        );
+        let copy = d.join("b.jar");
+        std::fs::copy(&jar, &copy).unwrap();
+        assert_ne!(key_of(&copy, &limits, 1), Some(k), "classes name the path");
+        std::fs::write(&jar, b"PK changed").unwrap();
+        assert_ne!(key_of(&jar, &limits, 1), Some(k), "other contents");
+        // Not cached: class directories, class files, what does not exist.
+        assert_eq!(key_of(&d, &limits, 1), None);
+        std::fs::create_dir_all(d.join("dir.jar")).unwrap();
+        assert_eq!(key_of(&d.join("dir.jar"), &limits, 1), None);
+        std::fs::write(d.join("A.class"), b"\xca\xfe\xba\xbe").unwrap();
+        assert_eq!(key_of(&d.join("A.class"), &limits, 1), None);
+        assert_eq!(key_of(&d.join("missing.jar"), &limits, 1), None);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn entries_round_trip_and_garbage_does_not_decode() {
+        let problems = vec![InputProblem::note("x.jar", "no class files found")];
+        let classes: Vec<Result<Class, InputProblem>> = vec![Err(InputProblem::error(
+            "x.jar!/A.class",
+            "not a valid class file: bad",
+        ))];
+        let bytes = encoding()
+            .serialize(&EntryOut {
+                classes: &classes,
+                problems: &problems,
+            })
+            .unwrap();
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.problems, problems);
+        assert_eq!(back.classes.len(), 1);
+        assert!(matches!(&back.classes[0], Err(p) if p == classes[0].as_ref().unwrap_err()));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(
+            matches!(decode(&longer), Err(Corrupt::Decode(_))),
+            "trailing bytes"
+        );
+        assert!(matches!(
+            decode(&bytes[..bytes.len() - 1]),
+            Err(Corrupt::Decode(_))
+        ));
+        assert!(matches!(decode(&[0xff; 16]), Err(Corrupt::Decode(_))));
+    }
+}
