@@ -752,8 +752,8 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         }
         let c = &s.cache;
         eprintln!(
-            "timings: cache: {} hits, {} misses, {} written, {} evicted; look-up {:?}, store {:?}",
-            c.hits, c.misses, c.written, c.evicted, c.lookup_time, c.store_time
+            "timings: cache: {} hits, {} misses, {} written, {} evicted; look-up {:?} (hashing the archives {:?}), store {:?}",
+            c.hits, c.misses, c.written, c.evicted, c.lookup_time, c.hash_time, c.store_time
         );
     }
     if !args.quiet {

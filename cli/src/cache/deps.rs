@@ -52,7 +52,9 @@ pub struct CacheReport {
     pub corrupt: Vec<(String, Corrupt)>,
     /// Entries that could not be written (the scan went on).
     pub write_errors: Vec<String>,
-    /// Hashing the archives, reading and decoding entries, encoding and writing them.
+    /// Hashing the archives (part of `lookup_time`); hashing, reading and decoding entries;
+    /// encoding and writing them.
+    pub hash_time: std::time::Duration,
     pub lookup_time: std::time::Duration,
     pub store_time: std::time::Duration,
 }
@@ -106,6 +108,7 @@ pub fn load_and_parse(
             )
             .collect(),
     };
+    report.hash_time = t.elapsed();
     let paths: Vec<&PathBuf> = inputs.iter().chain(classpath).collect();
     let looked: Vec<Result<Option<EntryIn>, (String, Corrupt)>> = keys
         .par_iter()
