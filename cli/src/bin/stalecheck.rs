@@ -315,10 +315,19 @@ fn default_cache_dir() -> Option<PathBuf> {
 fn cache_options(
     args: &ScanArgs,
     file: Option<&FileConfig>,
+    classpath: &[PathBuf],
 ) -> Option<stalecheck::cache::deps::CacheOptions> {
     use stalecheck::config::CacheSetting;
     let setting = file.and_then(|f| f.cache.clone());
     if args.no_cache || std::env::var_os("STALECHECK_DEBUG_PANIC").is_some() {
+        return None;
+    }
+    // Only classpath archives are cached: without one, the executable is not even hashed.
+    let archives = classpath.iter().any(|p| {
+        p.file_name()
+            .is_some_and(|n| stalecheck::load::is_archive_name(&n.to_string_lossy()))
+    });
+    if !archives {
         return None;
     }
     let dir = match (&args.cache, setting) {
@@ -706,6 +715,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         })?),
     };
 
+    let cache = cache_options(&args, file_ref, &classpath);
     let opts = ScanOptions {
         inputs: args.paths.clone(),
         classpath,
@@ -720,8 +730,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             ..Limits::default()
         },
         sections: args.sections.is_some(),
-        // The test hook that makes parsing panic must see every class parsed.
-        cache: cache_options(&args, file_ref),
+        cache,
     };
     let progress = ProgressLine::new(if args.no_progress || args.quiet {
         ProgressMode::Off

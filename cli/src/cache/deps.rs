@@ -42,7 +42,8 @@ pub struct CacheOptions {
 pub struct CacheReport {
     /// Classpath archives found in the cache.
     pub hits: usize,
-    /// Classpath archives loaded and parsed (and then stored).
+    /// Classpath archives not found in the cache (loaded, parsed and, unless their loading
+    /// reported an error, stored).
     pub misses: usize,
     /// Entries written.
     pub written: usize,
@@ -136,6 +137,7 @@ pub fn load_and_parse(
         }
     }
     report.hits = found.iter().filter(|f| f.is_some()).count();
+    report.misses = keys.iter().filter(|k| k.is_some()).count() - report.hits;
     report.lookup_time = t.elapsed();
 
     let loaded = load::load_each(inputs, classpath, limits, &|i| found[i].is_some());
@@ -191,7 +193,6 @@ pub fn load_and_parse(
             }),
         }
     }
-    report.misses = to_store.len();
     if let Some(c) = cache {
         let t = std::time::Instant::now();
         let results: Vec<Result<(), String>> = to_store
