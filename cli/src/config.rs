@@ -149,6 +149,17 @@ pub struct SuppressEntry {
 /// The largest memory budget, in MiB, that `--memory-budget` and `memory-budget` take (16 TiB).
 pub const MAX_MEMORY_BUDGET_MIB: u64 = 1 << 24;
 
+/// `cache` in `stalecheck.toml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CacheSetting {
+    /// `cache = false`.
+    Off,
+    /// `cache = true`: the default directory.
+    On,
+    /// `cache = "DIR"`, resolved against the file's directory.
+    Dir(PathBuf),
+}
+
 /// The settings of a `stalecheck.toml`. Paths are resolved against the file's directory.
 #[derive(Clone, Debug, Default)]
 pub struct FileConfig {
@@ -168,6 +179,11 @@ pub struct FileConfig {
     /// `memory-budget = MIB`: the most memory loading may hold at one time (like
     /// `--memory-budget`).
     pub memory_budget: Option<u64>,
+    /// `cache = false` turns the summary cache off (like `--no-cache`), `cache = "DIR"` puts it
+    /// in DIR (like `--cache DIR`); `cache = true` is the default.
+    pub cache: Option<CacheSetting>,
+    /// `cache-size = MIB`: the most the summary cache may hold (like `--cache-size`).
+    pub cache_size: Option<u64>,
     pub source_roots: Vec<PathBuf>,
     pub baseline: Option<PathBuf>,
     pub fail_on: Option<String>,
@@ -187,6 +203,8 @@ struct RawConfig {
     world: Option<Spanned<String>>,
     lenient: Option<bool>,
     memory_budget: Option<Spanned<toml::Value>>,
+    cache: Option<Spanned<toml::Value>>,
+    cache_size: Option<Spanned<toml::Value>>,
     source_roots: Option<Vec<String>>,
     baseline: Option<String>,
     fail_on: Option<Spanned<String>>,
@@ -294,6 +312,33 @@ impl FileConfig {
                     ))
                 })?;
             cfg.memory_budget = Some(mib);
+        }
+        if let Some(c) = raw.cache {
+            cfg.cache = Some(match c.get_ref() {
+                toml::Value::Boolean(false) => CacheSetting::Off,
+                toml::Value::Boolean(true) => CacheSetting::On,
+                toml::Value::String(d) if !d.is_empty() => CacheSetting::Dir(resolve(d)),
+                _ => {
+                    let written = text.get(c.span()).unwrap_or("this");
+                    return Err(err(c.span(), format!("`cache = {written}`")).with_help(
+                        "cache is true, false, or the cache directory, e.g. cache = \".cache/stalecheck\"",
+                    ));
+                }
+            });
+        }
+        if let Some(b) = raw.cache_size {
+            let mib = b
+                .get_ref()
+                .as_integer()
+                .and_then(|m| u64::try_from(m).ok())
+                .filter(|m| *m >= 1)
+                .ok_or_else(|| {
+                    let written = text.get(b.span()).unwrap_or("this");
+                    err(b.span(), format!("a cache size of {written} MiB")).with_help(
+                        "cache-size is a whole number of MiB, at least 1, e.g. cache-size = 2048",
+                    )
+                })?;
+            cfg.cache_size = Some(mib);
         }
         cfg.source_roots = raw
             .source_roots
@@ -449,6 +494,8 @@ mod tests {
 open-world = true
 lenient = true
 memory-budget = 2048
+cache = ".cache/stalecheck"
+cache-size = 512
 source-roots = ["src/main/java", "/abs"]
 baseline = "base.sarif"
 atomic-annotations = ["Atomic", "Tx"]
@@ -479,6 +526,19 @@ reason = "statistics only"
         assert_eq!(c.lenient, Some(true));
         assert_eq!(c.memory_budget, Some(2048));
         assert_eq!(
+            c.cache,
+            Some(CacheSetting::Dir(PathBuf::from("/p/.cache/stalecheck")))
+        );
+        assert_eq!(c.cache_size, Some(512));
+        assert_eq!(
+            parse("cache = false\n").unwrap().cache,
+            Some(CacheSetting::Off)
+        );
+        assert_eq!(
+            parse("cache = true\n").unwrap().cache,
+            Some(CacheSetting::On)
+        );
+        assert_eq!(
             c.source_roots,
             vec![PathBuf::from("/p/src/main/java"), PathBuf::from("/abs")]
         );
@@ -493,7 +553,7 @@ reason = "statistics only"
         );
         assert_eq!(c.suppress.len(), 2);
         assert_eq!(c.suppress[0].rule, Some(RuleId::StaleValue));
-        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:17");
+        assert_eq!(c.suppress[0].origin, "/p/stalecheck.toml:19");
         assert_eq!(c.suppress[1].rule, None);
         assert_eq!(c.suppress[1].field.as_deref(), Some("count"));
         assert_eq!(c.fail_on.as_deref(), Some("error"));
@@ -532,6 +592,9 @@ reason = "statistics only"
                 ":1:17",
                 "a memory budget of \"1G\" MiB",
             ),
+            ("cache = 3\n", ":1:9", "`cache = 3`"),
+            ("cache = \"\"\n", ":1:9", "`cache = \"\"`"),
+            ("cache-size = 0\n", ":1:14", "a cache size of 0 MiB"),
         ];
         for (text, at, what) in cases {
             let e = parse(text).expect_err(text);

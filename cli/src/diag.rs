@@ -2,10 +2,10 @@
 //! scan goes on. An input that cannot be read ([`ProblemKind::Input`] at [`Severity::Error`])
 //! fails the run (the binary's exit code 2) unless the user asked for lenient reading.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How serious an input problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Something the user should know, but nothing was lost (e.g. a duplicate class).
@@ -18,7 +18,7 @@ pub enum Severity {
 }
 
 /// Where a problem comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize)]
 pub enum ProblemKind {
     /// Reading the input: a path, a file, an archive or a class file.
     #[default]
@@ -28,7 +28,7 @@ pub enum ProblemKind {
 }
 
 /// One problem with one input, e.g. `app.jar!/com/x/Y.class: truncated class file`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputProblem {
     pub severity: Severity,
     #[serde(skip)]

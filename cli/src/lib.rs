@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod bytecode;
+pub mod cache;
 pub mod config;
 pub mod confirm;
 pub mod diag;

@@ -32,6 +32,8 @@ pub struct ScanOptions {
     pub limits: Limits,
     /// Build the atomic sections for the run-time agent ([`crate::sections`]).
     pub sections: bool,
+    /// The summary cache for `--classpath` archives ([`crate::cache`]); `None`: no cache.
+    pub cache: Option<crate::cache::deps::CacheOptions>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -62,6 +64,9 @@ pub struct Stats {
     /// `STALECHECK_TIMINGS` is set.
     #[serde(skip)]
     pub profile: Vec<String>,
+    /// What the summary cache did (hits, misses, entries rebuilt).
+    #[serde(skip)]
+    pub cache: crate::cache::deps::CacheReport,
 }
 
 pub struct ScanOutput {
@@ -124,9 +129,42 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     let mut stats = Stats::default();
     let t0 = Instant::now();
     progress.phase("loading", 0);
-    let loaded = load::load(&opts.inputs, &opts.classpath, &opts.limits);
-    let mut problems = loaded.problems;
-    let packages = loaded.packages;
+    // Loading and parsing, with `--classpath` archives taken from the cache when it has them
+    // (the same values as without it: see `cache::deps`).
+    let t_parse = std::cell::Cell::new(Duration::ZERO);
+    let each = crate::cache::deps::load_and_parse(
+        &opts.inputs,
+        &opts.classpath,
+        &opts.limits,
+        opts.cache.as_ref(),
+        &|raw| {
+            let t = Instant::now();
+            let counter = Counter::start(progress, "parsing", raw.len());
+            let parsed = raw
+                .into_par_iter()
+                .map(|raw| {
+                    counter.tick();
+                    parse_raw(raw)
+                })
+                .collect();
+            t_parse.set(t.elapsed());
+            parsed
+        },
+        &mut stats.cache,
+    );
+    let mut problems = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut packages = Vec::new();
+    let mut parsed: Vec<Result<Class, InputProblem>> = Vec::new();
+    for one in each {
+        parsed.extend(one.classes);
+        packages.extend(one.packages);
+        for problem in one.problems {
+            if seen.insert(load::problem_key(&problem)) {
+                problems.push(problem);
+            }
+        }
+    }
     for root in &opts.source_roots {
         if !root.is_dir() {
             problems.push(InputProblem::warning(
@@ -135,34 +173,10 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
             ));
         }
     }
-    stats.load_time = t0.elapsed();
+    stats.parse_time = t_parse.get();
+    stats.load_time = t0.elapsed().saturating_sub(stats.parse_time);
 
     let t1 = Instant::now();
-    let counter = Counter::start(progress, "parsing", loaded.classes.len());
-    let parsed: Vec<Result<Class, InputProblem>> = loaded
-        .classes
-        .into_par_iter()
-        .map(|raw| {
-            counter.tick();
-            // Our decoder runs on hostile bytes too: a panic in it (or in cafebabe) loses only
-            // this class, reported once, with nothing printed.
-            let parsed = crate::diag::contain(|| {
-                inject_parse_panic(&raw.path);
-                parse_class(&raw.bytes, &raw.path, raw.library)
-            });
-            match parsed {
-                Ok(Ok(class)) => Ok(class),
-                Ok(Err(e)) => Err(InputProblem::error(
-                    raw.path.clone(),
-                    format!("not a valid class file: {e}"),
-                )),
-                Err(panic) => Err(InputProblem::error(
-                    raw.path.clone(),
-                    format!("not a valid class file: the parser failed on it ({panic})"),
-                )),
-            }
-        })
-        .collect();
     let mut classes = Vec::with_capacity(parsed.len());
     let mut first_seen: FxHashMap<Box<str>, String> = FxHashMap::default();
     let mut duplicates = 0usize;
@@ -203,7 +217,7 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
             ),
         ));
     }
-    stats.parse_time = t1.elapsed();
+    stats.parse_time += t1.elapsed();
     stats.library_classes = classes.iter().filter(|c| c.library).count();
     stats.classes = classes.len() - stats.library_classes;
 
@@ -513,6 +527,26 @@ fn analyse_class(
         }
     }
     (diags, problems)
+}
+
+/// Parses one loaded class file; a panic in the parser loses only this class, reported once,
+/// with nothing printed.
+pub(crate) fn parse_raw(raw: load::RawClass) -> Result<Class, InputProblem> {
+    let parsed = crate::diag::contain(|| {
+        inject_parse_panic(&raw.path);
+        parse_class(&raw.bytes, &raw.path, raw.library)
+    });
+    match parsed {
+        Ok(Ok(class)) => Ok(class),
+        Ok(Err(e)) => Err(InputProblem::error(
+            raw.path.clone(),
+            format!("not a valid class file: {e}"),
+        )),
+        Err(panic) => Err(InputProblem::error(
+            raw.path.clone(),
+            format!("not a valid class file: the parser failed on it ({panic})"),
+        )),
+    }
 }
 
 /// Fault injection for the end-to-end tests: `STALECHECK_DEBUG_PANIC=pkg.Class.method` makes

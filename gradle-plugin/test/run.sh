@@ -194,6 +194,22 @@ args_have "world = 'library': the scan is told --world library" "$p/build/report
 expect_failure "world = 'bogus': the build fails" "$p" staleCheckMain --rerun-tasks -Pworld=bogus
 log_has "world = 'bogus': the error says what to write" "write 'library'"
 
+# --- the summary cache: in the Gradle user home, not an input of the (cacheable) task
+echo "# the summary cache"
+p="$(copy single)"
+mkdir -p "$work/dep-src/dep" "$work/dep-classes" "$p/libs"
+printf 'package dep;\npublic class Dep {\n    private int n;\n    public synchronized int get() { return n; }\n}\n' >"$work/dep-src/dep/Dep.java"
+javac -d "$work/dep-classes" "$work/dep-src/dep/Dep.java" && jar --create --file "$p/libs/dep.jar" -C "$work/dep-classes" .
+expect_success "with a dependency jar: staleCheckMain runs" "$p" staleCheckMain -PwithDep -PignoreStale
+args_have "the scan is told --cache <Gradle user home>/caches/stalecheck" "$p/build/reports/stalecheck/main.sarif" --cache "$GRADLE_USER_HOME/caches/stalecheck"
+if ls "$GRADLE_USER_HOME/caches/stalecheck/"*.entry >/dev/null 2>&1; then
+    ok "the summary cache holds the dependency jar's entry"
+else
+    fail "the summary cache holds the dependency jar's entry (none in $GRADLE_USER_HOME/caches/stalecheck)"
+fi
+expect_success "a moved cache directory does not rerun the task" "$p" staleCheckMain -PwithDep -PignoreStale -PcacheDir="$work/other-cache"
+log_has "the task is up to date with another cache directory" ":staleCheckMain UP-TO-DATE"
+
 # --- the binary: resolved from the Maven repository by default; a clear error when it cannot be
 echo "# the scanner binary from Maven coordinates"
 p2="$(copy single)"

@@ -275,6 +275,86 @@ struct ScanArgs {
     /// noise without a conflict are marked exercised. Needs --format sarif.
     #[arg(long, value_name = "FILE")]
     confirmations: Vec<PathBuf>,
+    /// The summary cache: what loading and parsing made of each `--classpath` archive, keyed by
+    /// its contents, so that the next scan with the same dependencies skips them (the findings
+    /// are the same bytes with or without it) [default: $XDG_CACHE_HOME/stalecheck, else
+    /// ~/.cache/stalecheck; the plugins pass their build's cache directory].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache: Option<PathBuf>,
+    /// Neither read nor write the summary cache [or `cache = false` in stalecheck.toml; `cache =
+    /// "DIR"` there is like --cache DIR].
+    #[arg(long)]
+    no_cache: bool,
+    /// The most the summary cache may hold on disk, in MiB; the least recently used entries go
+    /// first [default: 1024, or `cache-size` in stalecheck.toml].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    cache_size: Option<u64>,
+}
+
+/// Where the summary cache lives when `--cache` does not say: `$XDG_CACHE_HOME/stalecheck`, else
+/// `~/.cache/stalecheck` (`%LOCALAPPDATA%\stalecheck` on Windows); none without a home.
+fn default_cache_dir() -> Option<PathBuf> {
+    let non_empty = |v: &str| {
+        std::env::var_os(v)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    };
+    if cfg!(windows) {
+        return non_empty("LOCALAPPDATA").map(|d| d.join("stalecheck"));
+    }
+    non_empty("XDG_CACHE_HOME")
+        .filter(|d| d.is_absolute())
+        .or_else(|| non_empty("HOME").map(|h| h.join(".cache")))
+        .map(|d| d.join("stalecheck"))
+}
+
+/// The summary cache the scan uses: `--no-cache` (or `cache = false` in stalecheck.toml) none,
+/// else `--cache DIR`, else `cache = "DIR"`, else the default directory; `--cache-size`, else
+/// `cache-size`, else 1 GiB. None when the test hook that makes parsing panic is set (it must see
+/// every class parsed).
+fn cache_options(
+    args: &ScanArgs,
+    file: Option<&FileConfig>,
+    classpath: &[PathBuf],
+) -> Option<stalecheck::cache::deps::CacheOptions> {
+    use stalecheck::config::CacheSetting;
+    let setting = file.and_then(|f| f.cache.clone());
+    if args.no_cache || std::env::var_os("STALECHECK_DEBUG_PANIC").is_some() {
+        return None;
+    }
+    // Only classpath archives are cached: without one, the executable is not even hashed.
+    let archives = classpath.iter().any(|p| {
+        p.file_name()
+            .is_some_and(|n| stalecheck::load::is_archive_name(&n.to_string_lossy()))
+    });
+    if !archives {
+        return None;
+    }
+    let dir = match (&args.cache, setting) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(CacheSetting::Off)) => return None,
+        (None, Some(CacheSetting::Dir(dir))) => dir,
+        (None, Some(CacheSetting::On) | None) => default_cache_dir()?,
+    };
+    let mib = args.cache_size.or(file.and_then(|f| f.cache_size));
+    Some(stalecheck::cache::deps::CacheOptions {
+        store: stalecheck::cache::Store::new(
+            dir,
+            mib.map_or(stalecheck::cache::DEFAULT_MAX_BYTES, |m| {
+                m.saturating_mul(1 << 20)
+            }),
+        ),
+        build_id: build_id()?,
+    })
+}
+
+/// Identifies this build of stalecheck for the cache's keys: a hash of the executable (another
+/// build may parse or analyse differently, so it never reads this one's entries). `None` when
+/// the executable cannot be read: then there is no cache.
+fn build_id() -> Option<u128> {
+    let exe = std::env::current_exe().ok()?;
+    let bytes = std::fs::read(exe).ok()?;
+    Some(stalecheck::cache::content_hash(&bytes))
 }
 
 /// How the progress of a scan is shown on stderr.
@@ -635,6 +715,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         })?),
     };
 
+    let cache = cache_options(&args, file_ref, &classpath);
     let opts = ScanOptions {
         inputs: args.paths.clone(),
         classpath,
@@ -649,6 +730,7 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
             ..Limits::default()
         },
         sections: args.sections.is_some(),
+        cache,
     };
     let progress = ProgressLine::new(if args.no_progress || args.quiet {
         ProgressMode::Off
@@ -676,6 +758,19 @@ fn run_scan(args: ScanArgs, baseline_mode: bool) -> miette::Result<u8> {
         );
         for line in &s.profile {
             eprintln!("timings: {line}");
+        }
+        let c = &s.cache;
+        eprintln!(
+            "timings: cache: {} hits, {} misses, {} written, {} evicted; look-up {:?} (hashing the archives {:?}), store {:?}",
+            c.hits, c.misses, c.written, c.evicted, c.lookup_time, c.hash_time, c.store_time
+        );
+    }
+    if !args.quiet {
+        for (path, why) in &out.stats.cache.corrupt {
+            eprintln!("stalecheck: note: the cache entry of {path} {why}; rebuilt");
+        }
+        for e in &out.stats.cache.write_errors {
+            eprintln!("stalecheck: note: {e} (the summary cache is not updated)");
         }
     }
 

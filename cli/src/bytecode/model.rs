@@ -20,7 +20,7 @@ pub mod acc {
 }
 
 /// A parsed class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Class {
     /// Internal name, e.g. `com/x/Outer$Inner`.
     pub name: Box<str>,
@@ -37,6 +37,7 @@ pub struct Class {
     /// reference (`LambdaMetafactory`), as `(class, name, descriptor)`.
     pub lambda_impls: Vec<Option<MethodName>>,
     /// Constant-pool member references used by the instructions, indexed by [`RefId`].
+    #[serde(with = "refs_serde")]
     pub refs: Vec<MemberRef>,
     /// Display path of the file it came from.
     pub path: String,
@@ -51,7 +52,7 @@ pub struct Class {
 
 /// A suppression annotation: one whose simple name is `SuppressStaleCheck` or
 /// `SuppressFBWarnings`, on a class, method or field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SuppressAnnotation {
     pub target: SuppressTarget,
     /// Simple name of the annotation type.
@@ -63,7 +64,7 @@ pub struct SuppressAnnotation {
 }
 
 /// What a [`SuppressAnnotation`] is on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SuppressTarget {
     Class,
     /// Name and descriptor.
@@ -115,7 +116,7 @@ impl Class {
 pub type MethodName = (Box<str>, Box<str>, Box<str>);
 
 /// A field declared by a class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     pub name: Box<str>,
     pub desc: Box<str>,
@@ -123,7 +124,7 @@ pub struct Field {
 }
 
 /// A method of a class.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Method {
     pub name: Box<str>,
     pub descriptor: Box<str>,
@@ -178,7 +179,7 @@ pub fn annotation_simple_name(desc: &str) -> &str {
 }
 
 /// A method body.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Code {
     pub max_locals: u16,
     pub insns: Vec<Insn>,
@@ -223,7 +224,7 @@ impl Code {
 }
 
 /// An exception handler: instructions `[start, end)` jump to `handler` on a throw.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Handler {
     pub start: u32,
     pub end: u32,
@@ -234,7 +235,7 @@ pub struct Handler {
 pub type RefId = u32;
 
 /// A field or method reference (class, name, descriptor) with its slot sizes precomputed.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MemberRef {
     /// Shared with the class's other references that name the same string.
     pub class: std::sync::Arc<str>,
@@ -248,14 +249,88 @@ pub struct MemberRef {
     pub is_method: bool,
 }
 
+/// A class's member references encoded (for the summary cache) with their strings once each, as
+/// the parser shares them: a table of the distinct strings, then each reference by indices into
+/// it. Decoding gives each distinct string one `Arc` again.
+mod refs_serde {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::MemberRef;
+    use crate::fxhash::FxHashMap;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire<S> {
+        strings: Vec<S>,
+        /// (class, name, desc) indices, `arg_slots`, `ret_slots`, `is_method`.
+        refs: Vec<([u32; 3], u8, u8, bool)>,
+    }
+
+    pub fn serialize<Z: Serializer>(refs: &[MemberRef], z: Z) -> Result<Z::Ok, Z::Error> {
+        fn id<'a>(
+            index: &mut FxHashMap<&'a str, u32>,
+            strings: &mut Vec<&'a str>,
+            s: &'a str,
+        ) -> u32 {
+            *index.entry(s).or_insert_with(|| {
+                strings.push(s);
+                strings.len() as u32 - 1
+            })
+        }
+        let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut strings: Vec<&str> = Vec::new();
+        let refs: Vec<([u32; 3], u8, u8, bool)> = refs
+            .iter()
+            .map(|r| {
+                (
+                    [
+                        id(&mut index, &mut strings, &r.class),
+                        id(&mut index, &mut strings, &r.name),
+                        id(&mut index, &mut strings, &r.desc),
+                    ],
+                    r.arg_slots,
+                    r.ret_slots,
+                    r.is_method,
+                )
+            })
+            .collect();
+        Wire { strings, refs }.serialize(z)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MemberRef>, D::Error> {
+        let w: Wire<Box<str>> = Wire::deserialize(d)?;
+        let strings: Vec<Arc<str>> = w.strings.into_iter().map(Arc::from).collect();
+        let get = |i: u32| {
+            strings
+                .get(i as usize)
+                .cloned()
+                .ok_or_else(|| serde::de::Error::custom("a member reference names no string"))
+        };
+        w.refs
+            .into_iter()
+            .map(|([c, n, d], arg_slots, ret_slots, is_method)| {
+                Ok(MemberRef {
+                    class: get(c)?,
+                    name: get(n)?,
+                    desc: get(d)?,
+                    arg_slots,
+                    ret_slots,
+                    is_method,
+                })
+            })
+            .collect()
+    }
+}
+
 /// One decoded instruction (8 bytes: the model of a whole JDK stays small).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Insn {
     pub op: Op,
 }
 
 /// Invocation kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InvokeKind {
     Virtual,
     Special,
@@ -264,7 +339,7 @@ pub enum InvokeKind {
 }
 
 /// The decoded operation. Stack effects are in slots.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum Op {
     Nop,
     /// Push a constant of `n` slots.
@@ -329,7 +404,7 @@ pub enum Op {
 }
 
 /// What a conditional branch tests, as far as the analyses care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cond {
     /// `ifeq`: jumps when the int is zero (a `boolean` is false).
     Zero,

@@ -106,7 +106,7 @@ pub struct RawClass {
 
 /// A scanned top-level archive and how it is packaged: a jar's `Main-Class` (binary name with
 /// slashes) makes it an application; a jar without one, or a jmod, is a library.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Packaging {
     /// Display path, the prefix of its classes' paths (`app.jar` for `app.jar!/com/x/Y.class`).
     pub path: String,
@@ -128,52 +128,110 @@ pub struct LoadOutput {
 /// [`RawClass::library`]). Bad inputs are reported in [`LoadOutput::problems`] and the rest
 /// goes on.
 pub fn load(inputs: &[PathBuf], classpath: &[PathBuf], limits: &Limits) -> LoadOutput {
-    let budget = MemoryBudget::new(limits.memory_budget);
-    let jobs: Vec<(&Path, Role)> = inputs
-        .iter()
-        .map(|path| (path.as_path(), Role::Scanned))
-        .chain(classpath.iter().map(|path| (path.as_path(), Role::Library)))
-        .collect();
-    let results: Vec<Found> = jobs
-        .par_iter()
-        .map(|&(path, role)| load_input(path, role, limits, &budget))
-        .collect();
-
+    let each = load_each(inputs, classpath, limits, &|_| false);
     let mut output = LoadOutput::default();
     let mut seen = HashSet::new();
-    for (input, (found, (_, role))) in results.into_iter().zip(jobs).enumerate() {
-        let input = index_u32(input);
-        let classes = found
-            .classes
-            .into_iter()
-            .enumerate()
-            .map(|(i, loaded)| RawClass {
-                path: loaded.path,
-                bytes: loaded.bytes,
-                library: role == Role::Library,
-                order: (input, index_u32(i)),
-            });
-        output.classes.extend(classes);
-        if role == Role::Scanned {
-            output.packages.extend(found.packages);
-        }
-        for mut problem in found.problems {
-            // An archive without classes on the classpath (resources, a BOM) is ordinary.
-            if role == Role::Library && problem.severity == crate::diag::Severity::Warning {
-                problem.severity = crate::diag::Severity::Note;
-            }
-            let key = (
-                problem.severity,
-                problem.path.clone(),
-                problem.reason.clone(),
-            );
-            if seen.insert(key) {
+    for one in each.into_iter().flatten() {
+        output.classes.extend(one.classes);
+        output.packages.extend(one.packages);
+        for problem in one.problems {
+            if seen.insert(problem_key(&problem)) {
                 output.problems.push(problem);
             }
         }
     }
     output.classes.sort_by_key(|class| class.order);
     output
+}
+
+/// What one top-level input (a scanned input or a `--classpath` entry) yielded.
+#[derive(Clone, Debug, Default)]
+pub struct InputLoad {
+    /// In [`RawClass::order`].
+    pub classes: Vec<RawClass>,
+    /// Its packaging when it is a scanned top-level archive (empty for the classpath).
+    pub packages: Vec<Packaging>,
+    /// Its problems, in order (a classpath archive's warnings already made notes).
+    pub problems: Vec<InputProblem>,
+}
+
+/// The key that [`load`] de-duplicates problems by across inputs (the same archive named
+/// twice reports its problems once).
+pub fn problem_key(problem: &InputProblem) -> (crate::diag::Severity, String, String) {
+    (
+        problem.severity,
+        problem.path.clone(),
+        problem.reason.clone(),
+    )
+}
+
+/// Loads each input on its own, in parallel: one entry per input in argument order (the scanned
+/// `inputs`, then the `classpath`), `None` for the inputs `skip` names by that index (the
+/// pipeline found them in the cache). [`load`] is this and the merge.
+pub fn load_each(
+    inputs: &[PathBuf],
+    classpath: &[PathBuf],
+    limits: &Limits,
+    skip: &(dyn Fn(usize) -> bool + Sync),
+) -> Vec<Option<InputLoad>> {
+    let budget = MemoryBudget::new(limits.memory_budget);
+    let jobs: Vec<(&Path, Role)> = inputs
+        .iter()
+        .map(|path| (path.as_path(), Role::Scanned))
+        .chain(classpath.iter().map(|path| (path.as_path(), Role::Library)))
+        .collect();
+    let results: Vec<Option<Found>> = jobs
+        .par_iter()
+        .enumerate()
+        .map(|(i, &(path, role))| (!skip(i)).then(|| load_input(path, role, limits, &budget)))
+        .collect();
+    results
+        .into_iter()
+        .zip(jobs)
+        .enumerate()
+        .map(|(input, (found, (_, role)))| {
+            let found = found?;
+            let input = index_u32(input);
+            let classes = found
+                .classes
+                .into_iter()
+                .enumerate()
+                .map(|(i, loaded)| RawClass {
+                    path: loaded.path,
+                    bytes: loaded.bytes,
+                    library: role == Role::Library,
+                    order: (input, index_u32(i)),
+                })
+                .collect();
+            let packages = if role == Role::Scanned {
+                found.packages
+            } else {
+                Vec::new()
+            };
+            let problems = found
+                .problems
+                .into_iter()
+                .map(|mut problem| {
+                    // An archive without classes on the classpath (resources, a BOM) is ordinary.
+                    if role == Role::Library && problem.severity == crate::diag::Severity::Warning {
+                        problem.severity = crate::diag::Severity::Note;
+                    }
+                    problem
+                })
+                .collect();
+            Some(InputLoad {
+                classes,
+                packages,
+                problems,
+            })
+        })
+        .collect()
+}
+
+/// Whether a file name is one of an archive [`load`] opens (`.jar`, `.war`, `.ear`, `.zip`,
+/// `.jmod`).
+pub fn is_archive_name(name: &str) -> bool {
+    Format::from_file_name(name).is_some()
 }
 
 /// Whether an input is scanned (reported on) or only on the classpath.

@@ -5,6 +5,14 @@ assert new File(basedir, 'b/target/stalecheck.status').text.trim() == 'clean'
 def classpath = new File(basedir, 'b/target/stalecheck-classpath.txt')
 assert classpath.isFile() && classpath.text.contains('/a/target/') : "b's classpath (with a) was not passed as an argument file"
 assert !(new File(basedir, 'b/target/stalecheck.sarif').text =~ /"ruleId":\s*"stale-value"/) : "a's bug reported in b (classpath entries must not be reported)"
+// The summary cache: `stalecheck-cache` next to the local repository (the ITs' target/local-repo),
+// holding what the scanner made of a's jar on b's classpath.
+def cacheArg = new File(basedir, 'b/target/stalecheck.sarif').text =~ /"--cache",\s*"([^"]*stalecheck-cache)"/
+assert cacheArg.find() : "b's scan was not given the summary cache next to the local repository"
+def cacheDir = new File(cacheArg.group(1))
+if (classpath.text.contains('.jar')) {
+    assert cacheDir.listFiles()?.any { it.name.endsWith('.entry') } : "no entry in the summary cache $cacheDir"
+}
 def merged = new File(basedir, 'target/stalecheck-aggregate.sarif')
 assert merged.isFile() : "no merged report at $merged"
 def text = merged.text

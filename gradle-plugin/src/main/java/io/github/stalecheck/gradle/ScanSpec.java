@@ -25,6 +25,13 @@ final class ScanSpec {
      */
     List<File> otherSourceDirs = new ArrayList<>();
 
+    /**
+     * The scanner's summary cache directory ({@code --cache}), or null for none ({@code --no-cache});
+     * set by the plugin after the project is evaluated. Not an input of any task: the findings are
+     * the same bytes with or without the cache.
+     */
+    File cacheDir;
+
     ScanSpec(String name, FileCollection classesDirs, FileCollection classpath, FileCollection sourceDirs) {
         this.name = name;
         this.classesDirs = classesDirs;
@@ -94,6 +101,24 @@ final class ScanSpec {
         for (String root : sourceRoots(rootDir)) {
             args.add("--source-root");
             args.add(root);
+        }
+        return args;
+    }
+
+    /**
+     * {@code --cache DIR} (or {@code --no-cache}) when the binary has the summary cache; nothing for
+     * an older binary given as {@code executable}.
+     */
+    List<String> cacheArgs(String binary) {
+        List<String> args = new ArrayList<>();
+        if (!Binary.supports(binary, "--cache")) {
+            return args;
+        }
+        if (cacheDir == null) {
+            args.add("--no-cache");
+        } else {
+            args.add("--cache");
+            args.add(cacheDir.getAbsolutePath());
         }
         return args;
     }

@@ -27,6 +27,10 @@ public class StaleAgentSectionsTask extends DefaultTask {
         this.scanner = scanner;
     }
 
+    ScanSpec spec() {
+        return spec;
+    }
+
     File sectionsFile() {
         return sectionsFile;
     }
@@ -38,6 +42,7 @@ public class StaleAgentSectionsTask extends DefaultTask {
         command.add(binary);
         command.add("scan");
         command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), "classpath.txt")));
+        command.addAll(spec.cacheArgs(binary));
         command.add("--format");
         command.add("json");
         command.add("--output");

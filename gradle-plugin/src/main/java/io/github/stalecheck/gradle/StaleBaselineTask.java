@@ -78,6 +78,7 @@ public class StaleBaselineTask extends DefaultTask {
             command.add("baseline");
             command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), spec.name + "-classpath.txt")));
             command.addAll(ScanSpec.optionArgs(rules, openWorld, world, configFile));
+            command.addAll(spec.cacheArgs(binary));
             command.add("--output");
             command.add(part.getAbsolutePath());
             int code = Binary.run(command, rootDir, getLogger());

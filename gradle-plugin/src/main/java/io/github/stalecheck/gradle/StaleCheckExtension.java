@@ -24,6 +24,8 @@ public class StaleCheckExtension {
     private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
     private String executable;
     private boolean htmlReport = true;
+    private boolean cache = true;
+    private File cacheDir;
     private final AgentSpec agent = new AgentSpec();
 
     /** The run-time agent's settings ({@code agent { }}). */
@@ -136,5 +138,30 @@ public class StaleCheckExtension {
 
     public void setExecutable(String executable) {
         this.executable = executable;
+    }
+
+    /**
+     * Use the scanner's summary cache (what it made of each dependency jar, reused while the jar
+     * is unchanged; the findings are the same with or without it); default true.
+     */
+    public boolean getCache() {
+        return cache;
+    }
+
+    public void setCache(boolean cache) {
+        this.cache = cache;
+    }
+
+    /**
+     * Where the summary cache lives. Unset: {@code <Gradle user home>/caches/stalecheck}, shared by
+     * every build on the machine (and kept by CI caches of the Gradle user home). Not a task input:
+     * the findings do not depend on it.
+     */
+    public File getCacheDir() {
+        return cacheDir;
+    }
+
+    public void setCacheDir(File cacheDir) {
+        this.cacheDir = cacheDir;
     }
 }

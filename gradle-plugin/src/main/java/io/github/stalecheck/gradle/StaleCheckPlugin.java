@@ -93,6 +93,7 @@ public class StaleCheckPlugin implements Plugin<Project> {
                     task.setHtmlReportFile(new File(task.getReportFile().getParentFile(), base + ".html"));
                 }
                 task.init(task.spec(), rootDir, task.getReportFile(), new File(state, name + ".status"));
+                task.spec().cacheDir = cacheDir(project, extension);
                 if (task.getFailOn() == null) {
                     task.setFailOn(extension.getFailOn());
                 }
@@ -162,6 +163,7 @@ public class StaleCheckPlugin implements Plugin<Project> {
         String exe = executable(project, extension);
         sections.configure(spec(project, main), rootDir, new File(dir, "sections.json"), exe,
                 exe == null ? resolved : scanner(project, exe));
+        sections.spec().cacheDir = cacheDir(project, extension);
         FileCollection jar;
         if (agent.getJar() != null) {
             jar = project.files(agent.getJar());
@@ -250,6 +252,21 @@ public class StaleCheckPlugin implements Plugin<Project> {
                 }
             });
         });
+    }
+
+    /**
+     * The scanner's summary cache: {@code stalecheck { cacheDir }}, else the Gradle user home's
+     * {@code caches/stalecheck} (one cache for every build of the machine, kept by CI caches of the
+     * Gradle user home); null when {@code stalecheck { cache = false }}.
+     */
+    private static File cacheDir(Project project, StaleCheckExtension extension) {
+        if (!extension.getCache()) {
+            return null;
+        }
+        if (extension.getCacheDir() != null) {
+            return project.file(extension.getCacheDir());
+        }
+        return new File(project.getGradle().getGradleUserHomeDir(), "caches/stalecheck");
     }
 
     private static ScanSpec spec(Project project, SourceSet sourceSet) {

@@ -243,6 +243,15 @@ public class StaleCheckTask extends DefaultTask {
         this.deferFailures = deferFailures;
     }
 
+    /**
+     * The scanner's summary cache directory (null: none). Not an input: the findings are the same
+     * with or without it, and it differs between machines (the task stays relocatable and cacheable).
+     */
+    @Internal
+    public File getCacheDir() {
+        return spec.cacheDir;
+    }
+
     /** Not an input: where the binary is differs between machines (upgrade it: --rerun-tasks). */
     @Internal
     public String getExecutable() {
@@ -267,6 +276,7 @@ public class StaleCheckTask extends DefaultTask {
         command.add("scan");
         command.addAll(spec.inputArgs(rootDir, new File(getTemporaryDir(), "classpath.txt")));
         command.addAll(ScanSpec.optionArgs(rules, openWorld, world, configFile));
+        command.addAll(spec.cacheArgs(binary));
         command.add("--format");
         command.add("sarif");
         command.add("--output");

@@ -76,6 +76,44 @@ abstract class AbstractStaleCheckMojo extends AbstractMojo {
     protected boolean includeTests;
 
     /**
+     * Use the scanner's summary cache: what it made of each dependency jar, reused while the jar
+     * is unchanged (the findings are the same bytes with or without it).
+     */
+    @Parameter(property = "stalecheck.cache", defaultValue = "true")
+    protected boolean cache;
+
+    /**
+     * Where the summary cache lives. Unset: {@code stalecheck-cache} next to the local repository
+     * ({@code ~/.m2/stalecheck-cache}): shared by every build of the user, kept by {@code mvn clean}
+     * and by CI caches of {@code ~/.m2}, and outside the repository itself.
+     */
+    @Parameter(property = "stalecheck.cacheDir")
+    protected File cacheDir;
+
+    /**
+     * {@code --cache DIR} (or {@code --no-cache}) when the binary has the summary cache; nothing for
+     * an older binary given as {@code executable}.
+     */
+    protected List<String> cacheArgs(String binary) {
+        List<String> args = new ArrayList<>();
+        if (!Binary.supports(binary, "--cache")) {
+            return args;
+        }
+        File dir = cacheDir;
+        if (dir == null && session.getLocalRepository() != null && session.getLocalRepository().getBasedir() != null) {
+            dir = new File(new File(session.getLocalRepository().getBasedir()).getAbsoluteFile().getParentFile(),
+                    "stalecheck-cache");
+        }
+        if (!cache || dir == null) {
+            args.add("--no-cache");
+        } else {
+            args.add("--cache");
+            args.add(dir.getAbsolutePath());
+        }
+        return args;
+    }
+
+    /**
      * The directory the binary runs in; source paths in the report are relative to it. The
      * reactor's root directory, so that SARIF paths resolve from the repository root.
      */

@@ -38,6 +38,7 @@ public class BaselineMojo extends AbstractStaleCheckMojo {
         command.add("baseline");
         command.addAll(inputArgs(classDirs, new File(target, "stalecheck-classpath.txt")));
         command.addAll(optionArgs());
+        command.addAll(cacheArgs(command.get(0)));
         command.add("--output");
         command.add(baselineFile.getAbsolutePath());
         write(baselineFile, "");

@@ -70,6 +70,7 @@ public class CheckMojo extends AbstractStaleCheckMojo {
         command.add("scan");
         command.addAll(inputArgs(classDirs, new File(target, "stalecheck-classpath.txt")));
         command.addAll(optionArgs());
+        command.addAll(cacheArgs(command.get(0)));
         command.add("--format");
         command.add("sarif");
         command.add("--output");

@@ -76,6 +76,7 @@ public class PrepareAgentMojo extends AbstractStaleCheckMojo {
         command.add("scan");
         command.addAll(inputArgs(classDirs, new File(target, "stalecheck-classpath.txt")));
         command.addAll(optionArgs());
+        command.addAll(cacheArgs(command.get(0)));
         command.add("--format");
         command.add("json");
         command.add("--output");
