@@ -1345,7 +1345,8 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
     let mut out: Vec<RegionView> = views
         .lock_views
         .par_iter()
-        .map(|lv| {
+        .enumerate()
+        .map(|(lvi, lv)| {
             let own: Vec<&Acc> = outs[lv.node]
                 .as_ref()
                 .map(|o| {
@@ -1357,7 +1358,7 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
                 .unwrap_or_default();
             let mut reads = Vec::new();
             let mut writes = Vec::new();
-            for &(f, k) in &lv.fields {
+            for (f, k) in views.lock_view_fields(lvi) {
                 let var = var_of(f, FIELD);
                 if k & WRITE != 0 {
                     writes.push(var);
