@@ -265,7 +265,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let mut parts = Parts::default();
     let mut entries = 0usize;
     for chunk in with_regions.chunks(256) {
-        let computed: Vec<Vec<(u32, FieldSet)>> = chunk
+        type Computed = Vec<(u32, FieldSet, Vec<Run>)>;
+        let computed: Vec<Computed> = chunk
             .par_iter()
             .map_init(
                 || Accumulator::new(nfields),
@@ -273,13 +274,17 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                     let f = &facts[ni];
                     f.regions
                         .iter()
-                        .map(|&site| lock_view(acc, f, site, &node_of, full_ref, comp_ref))
+                        .map(|&site| {
+                            let (site, set) = lock_view(acc, f, site, &node_of, full_ref, comp_ref);
+                            let runs = runs(&set, &fields);
+                            (site, set, runs)
+                        })
                         .collect()
                 },
             )
             .collect();
         for (&ni, views) in chunk.iter().zip(computed) {
-            for (site, set) in views {
+            for (site, set, runs) in views {
                 if set.is_empty() {
                     continue;
                 }
@@ -287,7 +292,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                 lock_views.push(LockView {
                     node: ni,
                     site,
-                    parts: parts.split(&set, &fields),
+                    parts: parts.split(&set, &runs),
                 });
             }
         }
@@ -391,23 +396,46 @@ struct Parts {
     ids: FxHashMap<u64, Vec<u32>>,
 }
 
+/// A restriction of a view to one class: the class, where it ends in the view's fields, and a
+/// hash of its fields.
+struct Run {
+    class: u32,
+    end: usize,
+    hash: u64,
+}
+
+/// A view's fields (ascending) cut into its restrictions to one class, ascending by class: a
+/// class's field ids are contiguous and ascend with the class.
+fn runs(set: &[(FieldId, u8)], fields: &FieldTable) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < set.len() {
+        let class = fields.owner(set[start].0).0;
+        let mut end = start + 1;
+        while end < set.len() && fields.owner(set[end].0).0 == class {
+            end += 1;
+        }
+        let mut h = crate::fxhash::FxHasher::default();
+        set[start..end].hash(&mut h);
+        out.push(Run {
+            class,
+            end,
+            hash: crate::fxhash::mix(h.finish()),
+        });
+        start = end;
+    }
+    out
+}
+
 impl Parts {
-    /// A view's fields (ascending) as its parts, ascending by class: a class's field ids are
-    /// contiguous and ascend with the class.
-    fn split(&mut self, set: &[(FieldId, u8)], fields: &FieldTable) -> Vec<u32> {
-        let mut out = Vec::new();
+    /// The ids of a view's restrictions ([`runs`]), each new one added.
+    fn split(&mut self, set: &[(FieldId, u8)], runs: &[Run]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(runs.len());
         let mut start = 0;
-        while start < set.len() {
-            let class = fields.owner(set[start].0).0;
-            let mut end = start + 1;
-            while end < set.len() && fields.owner(set[end].0).0 == class {
-                end += 1;
-            }
-            let run = &set[start..end];
-            start = end;
-            let mut h = crate::fxhash::FxHasher::default();
-            run.hash(&mut h);
-            let bucket = self.ids.entry(crate::fxhash::mix(h.finish())).or_default();
+        for r in runs {
+            let run = &set[start..r.end];
+            start = r.end;
+            let bucket = self.ids.entry(r.hash).or_default();
             let id = match bucket
                 .iter()
                 .find(|&&i| self.list[i as usize].1[..] == *run)
@@ -415,7 +443,7 @@ impl Parts {
                 Some(&i) => i,
                 None => {
                     let i = self.list.len() as u32;
-                    self.list.push((class, run.to_vec()));
+                    self.list.push((r.class, run.to_vec()));
                     bucket.push(i);
                     i
                 }
@@ -547,6 +575,9 @@ fn scopes(
 pub(crate) struct Accumulator {
     flags: Vec<u8>,
     touched: Vec<FieldId>,
+    /// The `below` scopes already merged in this union (by address: equal scopes are shared,
+    /// and merging one twice adds nothing).
+    merged: FxHashSet<usize>,
 }
 
 impl Accumulator {
@@ -554,6 +585,7 @@ impl Accumulator {
         Accumulator {
             flags: vec![0; nfields],
             touched: Vec::new(),
+            merged: FxHashSet::default(),
         }
     }
 
@@ -577,6 +609,9 @@ impl Accumulator {
             self.add(f, k);
         }
         for set in below {
+            if set.is_empty() || !self.merged.insert(set.as_ptr() as usize) {
+                continue;
+            }
             if largest.is_none_or(|l| l.len() < set.len()) {
                 largest = Some(set);
             }
@@ -603,6 +638,7 @@ impl Accumulator {
             self.flags[f as usize] = 0;
         }
         self.touched.clear();
+        self.merged.clear();
         out
     }
 
