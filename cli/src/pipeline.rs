@@ -350,6 +350,7 @@ fn whole_program(
     progress: &dyn Progress,
 ) -> WholeProgram {
     progress.phase("threads and views", 0);
+    let t_threads = Instant::now();
     let (threads, world) = threads::find(
         program,
         opts.config.world,
@@ -376,8 +377,11 @@ fn whole_program(
             Vec::new(),
         );
     }
+    let threads_time = t_threads.elapsed();
+    let thread_count = threads.len();
     let mut views = views::build(program, threads);
-    let mut profile = std::mem::take(&mut views.profile);
+    let mut profile = vec![format!("threads: {thread_count} in {threads_time:?}")];
+    profile.append(&mut views.profile);
     let mut problems = Vec::new();
     for (i, f) in views.facts.iter().enumerate() {
         if let Some(reason) = &f.failed {
