@@ -5,8 +5,9 @@ The corpus: the JDK's modules ($JAVA_HOME/jmods), the jars Debian's Java package
 (/usr/share/java, each real file once) and the pinned Maven Central jars of
 bench/scale-corpus.txt (fetched with `mvn dependency:get` when missing). The inputs are put in
 one fixed order (mixed: by a hash of their file name) and cut at 25/50/75/100% of the distinct
-classes; each prefix is scanned with all rules, in the default (closed-world) mode and with
---open-world, under /usr/bin/time -v, by every binary given (side by side, in one run, since the
+classes; each prefix is scanned with all rules, in the default mode (`--world auto`: the
+corpus's jars with a Main-Class that starts threads make it an application, a closed world; the
+`world` column says what each scan chose) and with --open-world, under /usr/bin/time -v, by every binary given (side by side, in one run, since the
 machine's speed drifts). Prints a table of wall time and peak RSS, and whether the binaries'
 outputs are byte-identical.
 
@@ -208,7 +209,7 @@ def main():
         v = subprocess.run([path, "--version"], capture_output=True, text=True).stdout.strip()
         print(f"binary {name}: {path} ({v})")
     print()
-    header = "| mode | corpus | class entries | classes scanned | " + " | ".join(
+    header = "| mode | world | corpus | class entries | classes scanned | " + " | ".join(
         f"{n}: wall | {n}: whole-program | {n}: peak RSS" for n, _ in bins) + " | same output |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -233,15 +234,19 @@ def main():
                 sys.stdout.flush()
             done = [o for o in outs if o is not None]
             scanned = "-"
+            world = "-"
             for o in done:
                 try:
-                    scanned = str(json.loads(o)["summary"]["classes"])
+                    summary = json.loads(o)["summary"]
+                    scanned = str(summary["classes"])
+                    # The world the scan chose ("closed world: an application (auto; ...)").
+                    world = str(summary.get("world", "-")).split(" (")[0]
                     break
                 except (ValueError, KeyError):
                     pass
             same = "-" if len(done) < 2 else ("yes" if all(o == done[0] for o in done) else "NO")
-            print(f"| {mode} | {frac:g}% | {n} | {scanned} | " + " | ".join(cells) + f" | {same} |",
-                  flush=True)
+            print(f"| {mode} | {world} | {frac:g}% | {n} | {scanned} | " + " | ".join(cells)
+                  + f" | {same} |", flush=True)
     load = os.getloadavg()
     print(f"\nload at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     sys.exit(1 if bad else 0)

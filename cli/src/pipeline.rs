@@ -364,6 +364,7 @@ fn whole_program(
     progress: &dyn Progress,
 ) -> WholeProgram {
     progress.phase("threads and views", 0);
+    let t_threads = Instant::now();
     let (threads, world) = threads::find(
         program,
         opts.config.world,
@@ -371,8 +372,30 @@ fn whole_program(
         packages,
     );
     let names = threads.iter().map(|t| t.name.clone()).collect();
+    if program.fields.owner.len() >= views::MAX_FIELDS {
+        // More than a thousand million fields: no scan loads so much (the model alone would
+        // take tens of gigabytes), but say so rather than name fields wrongly.
+        let problem = InputProblem::internal(
+            "(whole program)",
+            format!(
+                "the whole-program rules were skipped: {} fields are more than they can name ({})",
+                program.fields.owner.len(),
+                views::MAX_FIELDS
+            ),
+        );
+        return (
+            Vec::new(),
+            world.describe(),
+            names,
+            vec![problem],
+            Vec::new(),
+        );
+    }
+    let threads_time = t_threads.elapsed();
+    let thread_count = threads.len();
     let mut views = views::build(program, threads);
-    let mut profile = std::mem::take(&mut views.profile);
+    let mut profile = vec![format!("threads: {thread_count} in {threads_time:?}")];
+    profile.append(&mut views.profile);
     let mut problems = Vec::new();
     for (i, f) in views.facts.iter().enumerate() {
         if let Some(reason) = &f.failed {
@@ -391,18 +414,22 @@ fn whole_program(
     let mut found = Vec::new();
     if opts.rules.contains(&RuleId::MethodConsistency) {
         progress.phase("method-consistency", 0);
+        let t = Instant::now();
         found.extend(rules::method_consistency::check(
             program,
             &views,
             &mut profile,
         ));
+        profile.push(format!("method-consistency: in {:?}", t.elapsed()));
     }
     let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
     let csv = opts.rules.contains(&RuleId::CausalStaleValue);
     if hldr || csv {
         progress.phase("causal graph", 0);
+        let t = Instant::now();
         let mut graph = crate::whole::causal::build(program, &views);
         profile.append(&mut graph.profile);
+        profile.push(format!("causal: built in {:?}", t.elapsed()));
         if hldr {
             progress.phase("high-level-data-race", 0);
             found.extend(rules::high_level_data_race::check(

@@ -44,7 +44,7 @@ pub fn check(
     // Which threads write each variable inside a region (writes(x, p)).
     let mut writers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     for rv in &g.views {
-        for &x in &rv.writes {
+        for &x in rv.writes.iter() {
             add(writers.entry(x).or_default(), &v.reached_by[rv.node]);
         }
     }

@@ -144,69 +144,98 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             .iter()
             .find_map(|&(s, w)| concurrent(v, threads, sets[s as usize]).then_some(w))
     };
+    let near = Near::new(v, &lv_slots, &free_slot);
     type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize)>>;
     let by_class: Found = (0..v.nodes.len())
         .into_par_iter()
-        .fold(Found::default, |mut found, n| {
-            if !v.synchronizes[n] || v.reached_by[n].is_empty() {
-                return found;
-            }
-            let mut mine = near_sections(v, n, &lv_slots, &free_slot, &|s| slot_sets[s as usize].0);
-            mine.sort_unstable();
-            let threads = &v.reached_by[n];
-            let scope = v.scope(n);
-            // The method's control flow, built when a class has two sections.
-            let mut cfg: Option<Option<Cfg>> = None;
-            let mut start = 0;
-            while start < mine.len() {
-                let class = mine[start].class;
-                let mut end = start + 1;
-                while end < mine.len() && mine[end].class == class {
-                    end += 1;
+        .fold(
+            || {
+                let scratch = (vec![false; slot_sets.len()], vec![0u32; p.classes.len()]);
+                (Found::default(), scratch)
+            },
+            |(mut found, (mut have, mut count)), n| {
+                if !v.synchronizes[n] || v.reached_by[n].is_empty() {
+                    return (found, (have, count));
                 }
-                let run = &mine[start..end];
-                start = end;
-                if run.len() < 2 {
-                    continue;
-                }
-                // At least two sections that can both run in one call of the method: not two
-                // implementations of one call, nor sections in exclusive branches.
-                let cfg = cfg.get_or_insert_with(|| {
-                    p.method(v.nodes[n].method).code.as_ref().map(Cfg::build)
-                });
-                let together = |x: &Entered, y: &Entered| {
-                    !x.exclusive(y)
-                        && match (cfg.as_ref(), x.anchor(v, n), y.anchor(v, n)) {
-                            (Some(cfg), Some(a), Some(b)) => {
-                                can_follow(cfg, a, b) || can_follow(cfg, b, a)
-                            }
-                            _ => true,
-                        }
-                };
-                let sequential = run
-                    .iter()
-                    .enumerate()
-                    .any(|(i, x)| run[i + 1..].iter().any(|y| together(x, y)));
-                if !sequential {
-                    continue;
-                }
-                let views = per_class.get(&class);
-                let hit = entered_break(
+                let all = near_sections(
                     v,
-                    &slot_sets,
-                    run,
-                    views,
-                    &concurrent_writer,
-                    &together,
-                    threads,
-                )
-                .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
-                if let Some((pair, writer)) = hit {
-                    found.entry(class).or_default().push((n, pair, writer));
+                    n,
+                    &lv_slots,
+                    &near,
+                    &|s| slot_sets[s as usize].0,
+                    &mut have,
+                );
+                // Only classes with two sections or more are checked (the runs below): leave the
+                // others out before sorting (a node can enter thousands of single sections).
+                for e in &all {
+                    count[e.class as usize] += 1;
                 }
-            }
-            found
-        })
+                let mut mine: Vec<Entered> = all
+                    .iter()
+                    .filter(|e| count[e.class as usize] >= 2)
+                    .copied()
+                    .collect();
+                for e in &all {
+                    count[e.class as usize] = 0;
+                }
+                drop(all);
+                mine.sort_unstable();
+                let threads = &v.reached_by[n];
+                let scope = v.scope(n);
+                // The method's control flow, built when a class has two sections.
+                let mut cfg: Option<Option<Cfg>> = None;
+                let mut start = 0;
+                while start < mine.len() {
+                    let class = mine[start].class;
+                    let mut end = start + 1;
+                    while end < mine.len() && mine[end].class == class {
+                        end += 1;
+                    }
+                    let run = &mine[start..end];
+                    start = end;
+                    if run.len() < 2 {
+                        continue;
+                    }
+                    // At least two sections that can both run in one call of the method: not two
+                    // implementations of one call, nor sections in exclusive branches.
+                    let cfg = cfg.get_or_insert_with(|| {
+                        p.method(v.nodes[n].method).code.as_ref().map(Cfg::build)
+                    });
+                    let together = |x: &Entered, y: &Entered| {
+                        !x.exclusive(y)
+                            && match (cfg.as_ref(), x.anchor(v, n), y.anchor(v, n)) {
+                                (Some(cfg), Some(a), Some(b)) => {
+                                    can_follow(cfg, a, b) || can_follow(cfg, b, a)
+                                }
+                                _ => true,
+                            }
+                    };
+                    let sequential = run
+                        .iter()
+                        .enumerate()
+                        .any(|(i, x)| run[i + 1..].iter().any(|y| together(x, y)));
+                    if !sequential {
+                        continue;
+                    }
+                    let views = per_class.get(&class);
+                    let hit = entered_break(
+                        v,
+                        &slot_sets,
+                        run,
+                        views,
+                        &concurrent_writer,
+                        &together,
+                        threads,
+                    )
+                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
+                    if let Some((pair, writer)) = hit {
+                        found.entry(class).or_default().push((n, pair, writer));
+                    }
+                }
+                (found, (have, count))
+            },
+        )
+        .map(|(found, _)| found)
         .reduce(Found::default, |mut a, b| {
             for (c, mut list) in b {
                 a.entry(c).or_default().append(&mut list);
@@ -248,7 +277,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             }
             let mut involved: Vec<FieldId> = [a, b]
                 .iter()
-                .flat_map(|&sec| section_fields(v, sec))
+                .flat_map(|&sec| section_fields(v, sec, class))
                 .filter(|f| v.fields.owner(*f).0 == class)
                 .collect();
             involved.sort_unstable();
@@ -274,11 +303,11 @@ enum Section {
     Free(u32, u32),
 }
 
-/// The fields a section accesses.
-fn section_fields(v: &Views, sec: Section) -> Vec<FieldId> {
+/// The fields of one class a section accesses.
+fn section_fields(v: &Views, sec: Section, class: u32) -> Vec<FieldId> {
     match sec {
-        Section::View(lv) => v.lock_views[lv as usize]
-            .fields
+        Section::View(lv) => v
+            .lock_view_part(lv as usize, class)
             .iter()
             .map(|(f, _)| *f)
             .collect(),
@@ -392,31 +421,41 @@ fn near_sections(
     v: &Views,
     n: usize,
     lv_slots: &[Vec<u32>],
-    free_slot: &FxHashMap<(FieldId, u8), u32>,
+    near: &Near,
     class_of: &impl Fn(u32) -> u32,
+    have: &mut [bool],
 ) -> Vec<Entered> {
     let mut out: Vec<Entered> = Vec::new();
-    let mut seen: FxHashSet<(usize, Vec<LockKey>)> = FxHashSet::default();
+    // The sets of locks held around a node, each distinct set numbered once per walk.
+    let mut held_sets: Vec<Vec<LockKey>> = vec![Vec::new()];
+    let mut held_ids: FxHashMap<Vec<LockKey>, u32> = FxHashMap::default();
+    held_ids.insert(Vec::new(), 0);
+    let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
     // Each node with the locks held around it (as it names them) and whether any lock is.
-    let mut level: Vec<(usize, Route, Vec<LockKey>, bool)> =
-        vec![(n, [NONE; NEAR], Vec::new(), false)];
+    let mut level: Vec<(usize, Route, u32, bool)> = vec![(n, [NONE; NEAR], 0, false)];
     for depth in 0..=NEAR {
         let mut next = Vec::new();
-        for (m, route, held, locked) in level {
-            if !seen.insert((m, held.clone())) {
+        for (m, route, held_id, locked) in level {
+            if !seen.insert((m, held_id)) {
                 continue;
             }
+            // One section per slot (the nearest, the first found): a second look with the
+            // same view adds no pair that does not nest. `have` marks the slots taken (a
+            // scratch table, cleared below for the next node).
             let mut push = |slot: u32, sec: Section| {
-                out.push(Entered {
-                    class: class_of(slot),
-                    slot,
-                    sec,
-                    route,
-                })
+                if !std::mem::replace(&mut have[slot as usize], true) {
+                    out.push(Entered {
+                        class: class_of(slot),
+                        slot,
+                        sec,
+                        route,
+                    })
+                }
             };
             let f = &v.facts[m];
             for &lv in &v.views_of[m] {
                 let site = v.lock_views[lv].site;
+                let held = &held_sets[held_id as usize];
                 let reentered = f
                     .region_keys
                     .iter()
@@ -429,11 +468,8 @@ fn near_sections(
                 }
             }
             if !locked {
-                for a in f.accesses.iter().filter(|a| is_free(a)) {
-                    let k = if a.kind & WRITE != 0 { WRITE } else { READ };
-                    if let Some(&s) = free_slot.get(&(a.field, k)) {
-                        push(s, Section::Free(m as u32, a.at));
-                    }
+                for &(s, at) in &near.free_of[m] {
+                    push(s, Section::Free(m as u32, at));
                 }
             }
             if depth == NEAR {
@@ -444,28 +480,94 @@ fn near_sections(
                 // What the callee sees held: the caller's locks it can name, and those held
                 // around the caller that it still names the same way (global ones).
                 let mut keys: Vec<LockKey> = call.held_keys.clone();
-                keys.extend(held.iter().filter(|k| k.global).copied());
+                keys.extend(
+                    held_sets[held_id as usize]
+                        .iter()
+                        .filter(|k| k.global)
+                        .copied(),
+                );
                 keys.sort_unstable();
                 keys.dedup();
+                let keys_id = match held_ids.get(&keys) {
+                    Some(&id) => id,
+                    None => {
+                        let id = held_sets.len() as u32;
+                        held_ids.insert(keys.clone(), id);
+                        held_sets.push(keys);
+                        id
+                    }
+                };
                 for &t in &call.targets {
                     if let Some(w) = v.node_index(crate::whole::views::Node {
                         method: t,
                         this_held: call.this_held,
                     }) {
+                        // A node that enters no section of its own, nor (one level up from
+                        // the last) through its callees, adds nothing to the walk.
+                        let useful = if depth + 1 == NEAR {
+                            near.sections[w]
+                        } else {
+                            near.sections[w] || near.below[w]
+                        };
+                        if !useful {
+                            continue;
+                        }
                         let mut r = route;
                         r[depth] = (call.at, w as u32);
-                        next.push((w, r, keys.clone(), call_locked));
+                        next.push((w, r, keys_id, call_locked));
                     }
                 }
             }
         }
         level = next;
     }
-    // One section per slot (the nearest): a second look with the same view adds no pair that
-    // does not nest.
-    let mut have: FxHashSet<u32> = FxHashSet::default();
-    out.retain(|e| have.insert(e.slot));
+    for e in &out {
+        have[e.slot as usize] = false;
+    }
     out
+}
+
+/// What [`near_sections`] asks of every node, computed once: its unlocked accesses that are
+/// sections (slot, instruction), whether it enters any section itself (a lock view with a slot,
+/// or such an access), and whether a callee does.
+struct Near {
+    free_of: Vec<Vec<(u32, u32)>>,
+    sections: Vec<bool>,
+    below: Vec<bool>,
+}
+
+impl Near {
+    fn new(v: &Views, lv_slots: &[Vec<u32>], free_slot: &FxHashMap<(FieldId, u8), u32>) -> Self {
+        let free_of: Vec<Vec<(u32, u32)>> = v
+            .facts
+            .iter()
+            .map(|f| {
+                f.accesses
+                    .iter()
+                    .filter(|a| is_free(a))
+                    .filter_map(|a| {
+                        let k = if a.kind & WRITE != 0 { WRITE } else { READ };
+                        free_slot.get(&(a.field, k)).map(|&s| (s, a.at))
+                    })
+                    .collect()
+            })
+            .collect();
+        let sections: Vec<bool> = (0..v.nodes.len())
+            .map(|m| {
+                !free_of[m].is_empty() || v.views_of[m].iter().any(|&lv| !lv_slots[lv].is_empty())
+            })
+            .collect();
+        let below = v
+            .edges
+            .iter()
+            .map(|callees| callees.iter().any(|&w| sections[w]))
+            .collect();
+        Near {
+            free_of,
+            sections,
+            below,
+        }
+    }
 }
 
 fn shares(a: &FieldSet, b: &FieldSet) -> bool {
@@ -550,13 +652,13 @@ fn foreign_break(
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: &ClassViews,
-    scope: &[(FieldId, u8)],
+    scope: &[u32],
     threads: &[u32],
 ) -> Option<((Section, Section), usize)> {
     views.iter().find_map(|(set, ids)| {
         let inter: FieldSet = set
             .iter()
-            .filter(|(f, _)| scope.binary_search_by_key(f, |(g, _)| *g).is_ok())
+            .filter(|&&(f, _)| crate::whole::views::scope_has(scope, f))
             .copied()
             .collect();
         if !inter.iter().any(|&(_, k)| k & WRITE != 0) {
@@ -585,23 +687,17 @@ fn foreign_break(
 type ClassViews = Vec<(FieldSet, Vec<usize>)>;
 
 fn class_views(v: &Views) -> FxHashMap<u32, ClassViews> {
-    let mut out: FxHashMap<u32, ClassViews> = FxHashMap::default();
+    // The lock views having each restriction; restrictions are numbered in the order first
+    // seen, so each class's list keeps that order.
+    let mut having: Vec<Vec<usize>> = vec![Vec::new(); v.parts.len()];
     for (i, lv) in v.lock_views.iter().enumerate() {
-        let mut start = 0;
-        while start < lv.fields.len() {
-            let class = v.fields.owner(lv.fields[start].0).0;
-            let mut end = start + 1;
-            while end < lv.fields.len() && v.fields.owner(lv.fields[end].0).0 == class {
-                end += 1;
-            }
-            let set: FieldSet = lv.fields[start..end].to_vec();
-            start = end;
-            let views = out.entry(class).or_default();
-            match views.iter_mut().find(|(s, _)| *s == set) {
-                Some((_, ids)) => ids.push(i),
-                None => views.push((set, vec![i])),
-            }
+        for &part in &lv.parts {
+            having[part as usize].push(i);
         }
+    }
+    let mut out: FxHashMap<u32, ClassViews> = FxHashMap::default();
+    for ((class, set), ids) in v.parts.iter().zip(having) {
+        out.entry(*class).or_default().push((set.clone(), ids));
     }
     out
 }
@@ -677,7 +773,7 @@ impl ClassBits {
     }
 }
 
-fn view_text(p: &Program, v: &Views, fields: &FieldSet, vars: &[FieldId]) -> String {
+fn view_text(p: &Program, v: &Views, fields: &[(FieldId, u8)], vars: &[FieldId]) -> String {
     let parts: Vec<String> = fields
         .iter()
         .filter(|(f, _)| vars.binary_search(f).is_ok())
@@ -701,9 +797,12 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     let simple = |c: &str| c.rsplit('/').next().unwrap_or(c).to_string();
     // The first instruction of the method touching an involved field, directly or by a call.
     let f = &v.facts[x.node];
-    let touches = |set: &[(FieldId, u8)]| {
-        set.iter()
-            .any(|(fid, _)| involved.binary_search(fid).is_ok())
+    let touches = |set: &[u32]| {
+        set.iter().any(|&e| {
+            involved
+                .binary_search(&crate::whole::views::entry_field(e))
+                .is_ok()
+        })
     };
     let first_access = f
         .accesses
@@ -800,7 +899,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             .iter()
             .map(|&t| v.threads[t as usize].name.as_str())
             .collect();
-        let text = view_text(p, v, &lv.fields, &x.vars);
+        let text = view_text(p, v, v.lock_view_part(lvi, x.class), &x.vars);
         view_descs.push(format!("{text} under {what}"));
         let file = source_path(lc);
         steps.push(

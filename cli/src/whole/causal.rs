@@ -213,8 +213,39 @@ pub struct NodeOut {
 pub struct RegionView {
     pub node: usize,
     pub site: u32,
-    pub reads: Vec<Var>,
-    pub writes: Vec<Var>,
+    /// Sorted; equal lists are shared between views (a large program's lock views repeat the
+    /// same hundreds of thousands of variables).
+    pub reads: VarList,
+    pub writes: VarList,
+}
+
+/// A sorted list of variables, shared.
+pub type VarList = std::sync::Arc<[Var]>;
+
+/// Equal variable lists stored once.
+#[derive(Default)]
+struct VarLists {
+    by_hash: FxHashMap<u64, Vec<VarList>>,
+}
+
+impl VarLists {
+    fn intern(&mut self, list: Vec<Var>) -> VarList {
+        use std::hash::{Hash, Hasher};
+        let mut h = crate::fxhash::FxHasher::default();
+        list.hash(&mut h);
+        let bucket = self
+            .by_hash
+            .entry(crate::fxhash::mix(h.finish()))
+            .or_default();
+        match bucket.iter().find(|l| l[..] == list[..]) {
+            Some(l) => l.clone(),
+            None => {
+                let l: VarList = list.into();
+                bucket.push(l.clone());
+                l
+            }
+        }
+    }
 }
 
 pub struct CausalGraph {
@@ -1389,54 +1420,65 @@ pub fn build(p: &Program, views: &Views) -> CausalGraph {
 /// and written), plus array elements and thread-safe object states accessed in the region, plus
 /// one view per one-call region on a thread-safe object.
 fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
-    let mut out: Vec<RegionView> = views
-        .lock_views
-        .par_iter()
-        .map(|lv| {
-            let own: Vec<&Acc> = outs[lv.node]
-                .as_ref()
-                .map(|o| {
-                    o.accesses
-                        .iter()
-                        .filter(|a| a.held.contains(&lv.site))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let mut reads = Vec::new();
-            let mut writes = Vec::new();
-            for &(f, k) in &lv.fields {
-                let var = var_of(f, FIELD);
-                if k & WRITE != 0 {
-                    writes.push(var);
-                    let own_read = own.iter().any(|a| a.var == var && a.kind & READ != 0);
-                    let own_write = own.iter().any(|a| a.var == var && a.kind & WRITE != 0);
-                    if own_read || !own_write {
+    // In chunks, each interned before the next is computed: only one chunk's lists are held
+    // unshared at a time.
+    let mut lists = VarLists::default();
+    let mut out: Vec<RegionView> = Vec::with_capacity(views.lock_views.len());
+    let ids: Vec<usize> = (0..views.lock_views.len()).collect();
+    for chunk in ids.chunks(512) {
+        let computed: Vec<(usize, u32, Vec<Var>, Vec<Var>)> = chunk
+            .par_iter()
+            .map(|&lvi| {
+                let lv = &views.lock_views[lvi];
+                let own: Vec<&Acc> = outs[lv.node]
+                    .as_ref()
+                    .map(|o| {
+                        o.accesses
+                            .iter()
+                            .filter(|a| a.held.contains(&lv.site))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut reads = Vec::new();
+                let mut writes = Vec::new();
+                for (f, k) in views.lock_view_fields(lvi) {
+                    let var = var_of(f, FIELD);
+                    if k & WRITE != 0 {
+                        writes.push(var);
+                        let own_read = own.iter().any(|a| a.var == var && a.kind & READ != 0);
+                        let own_write = own.iter().any(|a| a.var == var && a.kind & WRITE != 0);
+                        if own_read || !own_write {
+                            reads.push(var);
+                        }
+                    } else {
                         reads.push(var);
                     }
-                } else {
-                    reads.push(var);
                 }
-            }
-            for a in own.iter().filter(|a| var_kind(a.var) != FIELD) {
-                if a.kind & READ != 0 {
-                    reads.push(a.var);
+                for a in own.iter().filter(|a| var_kind(a.var) != FIELD) {
+                    if a.kind & READ != 0 {
+                        reads.push(a.var);
+                    }
+                    if a.kind & WRITE != 0 {
+                        writes.push(a.var);
+                    }
                 }
-                if a.kind & WRITE != 0 {
-                    writes.push(a.var);
-                }
-            }
-            reads.sort_unstable();
-            reads.dedup();
-            writes.sort_unstable();
-            writes.dedup();
-            RegionView {
-                node: lv.node,
-                site: lv.site,
-                reads,
-                writes,
-            }
-        })
-        .collect();
+                reads.sort_unstable();
+                reads.dedup();
+                writes.sort_unstable();
+                writes.dedup();
+                (lv.node, lv.site, reads, writes)
+            })
+            .collect();
+        for (node, site, reads, writes) in computed {
+            out.push(RegionView {
+                node,
+                site,
+                reads: lists.intern(reads),
+                writes: lists.intern(writes),
+            });
+        }
+    }
+    drop(lists);
     // Regions that touch no tracked field have no lock view (`views` keeps only those with
     // fields), yet their element and state accesses are writes another region can race with:
     // a synchronized method that only stores into a final array (`slots[i] = owner`).
@@ -1473,8 +1515,8 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
         out.push(RegionView {
             node,
             site,
-            reads,
-            writes,
+            reads: reads.into(),
+            writes: writes.into(),
         });
     }
     for (v, o) in outs.iter().enumerate() {
@@ -1487,14 +1529,14 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
                 node: v,
                 site: a.at,
                 reads: if a.kind & READ != 0 {
-                    vec![a.var]
+                    vec![a.var].into()
                 } else {
-                    Vec::new()
+                    Vec::new().into()
                 },
                 writes: if a.kind & WRITE != 0 {
-                    vec![a.var]
+                    vec![a.var].into()
                 } else {
-                    Vec::new()
+                    Vec::new().into()
                 },
             });
         }

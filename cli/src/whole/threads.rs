@@ -327,11 +327,7 @@ pub fn find(
         spawned_threads(p)
     };
     // Which spawned threads each main starts.
-    let mut callees = Callees::default();
-    let reached: Vec<Vec<bool>> = mains
-        .iter()
-        .map(|m| reach(p, m.id, &spawned, &mut callees))
-        .collect();
+    let reached: Vec<Vec<bool>> = reach_all(p, &mains, &spawned);
     let application = match choice {
         WorldChoice::Library => false,
         WorldChoice::Application => true,
@@ -439,9 +435,7 @@ fn entry_mains(p: &Program, packages: &[crate::load::Packaging], all: bool) -> V
 }
 
 /// The methods each method may call or make a lambda of (class-hierarchy dispatch), computed
-/// once per method for all the programs' walks.
-type Callees = crate::fxhash::FxHashMap<MethodId, Vec<MethodId>>;
-
+/// once per reachable method (`reach_all`).
 fn callees_of(p: &Program, m: MethodId) -> Vec<MethodId> {
     let c = p.class(m.class);
     let Some(code) = &p.method(m).code else {
@@ -467,34 +461,97 @@ fn callees_of(p: &Program, m: MethodId) -> Vec<MethodId> {
 /// Which of the `spawned` threads a program starting at `main` starts: a walk over the calls
 /// (class-hierarchy dispatch), the lambdas methods make, and the entries of the threads it
 /// starts.
-fn reach(
+/// [`reach`] for every main at once: the methods reachable from any main, where a method
+/// that starts a thread also leads to the thread's entries, are condensed into their strongly
+/// connected components, and each component gets the set of threads started in it or below
+/// it (one bit per thread), callees first. A main starts the threads of its component's set:
+/// what one walk per main finds, in one walk and one pass over the component graph.
+fn reach_all(
     p: &Program,
-    main: MethodId,
+    mains: &[EntryMain],
     spawned: &[(AbstractThread, Vec<MethodId>)],
-    callees: &mut Callees,
-) -> Vec<bool> {
+) -> Vec<Vec<bool>> {
     let mut by_site: crate::fxhash::FxHashMap<MethodId, Vec<usize>> = Default::default();
     for (t, (_, sites)) in spawned.iter().enumerate() {
         for &s in sites {
             by_site.entry(s).or_default().push(t);
         }
     }
-    let mut started = vec![false; spawned.len()];
-    let mut seen: crate::fxhash::FxHashSet<MethodId> = Default::default();
-    let mut stack = vec![main];
-    while let Some(m) = stack.pop() {
-        if !seen.insert(m) {
-            continue;
-        }
+    // The reachable methods, numbered, with their successors.
+    let mut index: crate::fxhash::FxHashMap<MethodId, usize> = Default::default();
+    let mut methods: Vec<MethodId> = Vec::new();
+    let mut edges: Vec<Vec<usize>> = Vec::new();
+    let number = |m: MethodId,
+                  index: &mut crate::fxhash::FxHashMap<MethodId, usize>,
+                  methods: &mut Vec<MethodId>,
+                  stack: &mut Vec<usize>| {
+        *index.entry(m).or_insert_with(|| {
+            methods.push(m);
+            stack.push(methods.len() - 1);
+            methods.len() - 1
+        })
+    };
+    let mut stack: Vec<usize> = Vec::new();
+    for m in mains {
+        number(m.id, &mut index, &mut methods, &mut stack);
+    }
+    while let Some(i) = stack.pop() {
+        let m = methods[i];
+        let mut next: Vec<MethodId> = callees_of(p, m);
         for &t in by_site.get(&m).map_or(&[][..], Vec::as_slice) {
-            if !std::mem::replace(&mut started[t], true) {
-                stack.extend(spawned[t].0.entries.iter().copied());
+            next.extend(spawned[t].0.entries.iter().copied());
+        }
+        let succ: Vec<usize> = next
+            .into_iter()
+            .map(|w| number(w, &mut index, &mut methods, &mut stack))
+            .collect();
+        if edges.len() <= i {
+            edges.resize_with(i + 1, Vec::new);
+        }
+        edges[i] = succ;
+    }
+    edges.resize_with(methods.len(), Vec::new);
+    let comp = super::views::tarjan(&edges);
+    let ncomp = comp.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let words = spawned.len().div_ceil(64).max(1);
+    let mut bits = vec![0u64; ncomp * words];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for (i, &c) in comp.iter().enumerate() {
+        members[c].push(i);
+    }
+    // Components are numbered callees first: every successor's set is complete before its
+    // callers' are computed.
+    let mut acc = vec![0u64; words];
+    for (c, nodes) in members.iter().enumerate() {
+        acc.iter_mut().for_each(|w| *w = 0);
+        for &i in nodes {
+            for &t in by_site.get(&methods[i]).map_or(&[][..], Vec::as_slice) {
+                acc[t / 64] |= 1 << (t % 64);
+            }
+            for &w in &edges[i] {
+                let cw = comp[w];
+                if cw != c {
+                    let below = &bits[cw * words..(cw + 1) * words];
+                    acc.iter_mut().zip(below).for_each(|(a, b)| *a |= b);
+                }
             }
         }
-        let next = callees.entry(m).or_insert_with(|| callees_of(p, m));
-        stack.extend(next.iter().copied());
+        bits[c * words..(c + 1) * words].copy_from_slice(&acc);
     }
-    started
+    mains
+        .iter()
+        .map(|m| {
+            // Every main was numbered first.
+            let Some(&i) = index.get(&m.id) else {
+                return vec![false; spawned.len()];
+            };
+            let c = comp[i];
+            let row = &bits[c * words..(c + 1) * words];
+            (0..spawned.len())
+                .map(|t| row[t / 64] & (1 << (t % 64)) != 0)
+                .collect()
+        })
+        .collect()
 }
 
 fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<AbstractThread> {

@@ -32,9 +32,36 @@ pub struct Node {
 /// A set of fields with access flags, sorted by field.
 pub type FieldSet = Vec<(FieldId, u8)>;
 
-/// A dynamic scope: a [`FieldSet`] shared between the components whose scopes are equal (a
-/// caller that adds nothing to what its callee touches has its callee's scope).
-pub type Scope = std::sync::Arc<[(FieldId, u8)]>;
+/// A dynamic scope: a set of fields with access flags, shared between the components whose
+/// scopes are equal (a caller that adds nothing to what its callee touches has its callee's
+/// scope). Each entry is one word, `field << 2 | flags` ([`entry`]), so a scope sorted by
+/// entry is sorted by field: the scopes of a large program hold hundreds of millions of
+/// entries (half the memory of a `(FieldId, u8)` pair).
+pub type Scope = std::sync::Arc<[u32]>;
+
+/// More field ids than a scope entry can name ([`entry`]); the pipeline checks it before the
+/// views are built.
+pub const MAX_FIELDS: usize = 1 << 30;
+
+/// The scope entry of a field with flags (`READ`, `WRITE`).
+pub fn entry(f: FieldId, k: u8) -> u32 {
+    f << 2 | u32::from(k & (READ | WRITE))
+}
+
+/// The field of a scope entry.
+pub fn entry_field(e: u32) -> FieldId {
+    e >> 2
+}
+
+/// The flags of a scope entry.
+pub fn entry_kind(e: u32) -> u8 {
+    (e & 3) as u8
+}
+
+/// Whether a scope (sorted) has a field.
+pub fn scope_has(scope: &[u32], f: FieldId) -> bool {
+    scope.binary_search_by_key(&f, |&e| entry_field(e)).is_ok()
+}
 
 /// One lock view.
 #[derive(Debug)]
@@ -42,8 +69,11 @@ pub struct LockView {
     pub node: usize,
     /// Acquisition site in the node's method (`METHOD_SITE` for a synchronized method).
     pub site: u32,
-    /// Each field once: `READ` (r) or `WRITE` (u).
-    pub fields: FieldSet,
+    /// The view's fields, each once, `READ` (r) or `WRITE` (u), as its restrictions to one
+    /// class each: indices into [`Views::parts`], ascending by class (and so by field). Lock
+    /// views of a large program hold hundreds of millions of fields, mostly the same
+    /// restrictions over and over: each distinct restriction is stored once.
+    pub parts: Vec<u32>,
 }
 
 /// Everything the method-consistency check needs.
@@ -66,6 +96,9 @@ pub struct Views {
     /// Threads reaching each node (indices into `threads`), sorted.
     pub reached_by: Vec<ThreadSet>,
     pub lock_views: Vec<LockView>,
+    /// The distinct restrictions of lock views to one class: `(class, fields)`, numbered in
+    /// the order first seen (lock views in order, each one's classes ascending).
+    pub parts: Vec<(u32, FieldSet)>,
     pub threads: Vec<AbstractThread>,
     pub fields: FieldTable,
     /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
@@ -80,8 +113,9 @@ impl Views {
         self.index.get(&n).copied()
     }
 
-    /// The dynamic scope of a node, restricted to fields that occur in lock views.
-    pub fn scope(&self, n: usize) -> &[(FieldId, u8)] {
+    /// The dynamic scope of a node, restricted to fields that occur in lock views (entries:
+    /// [`entry_field`], [`entry_kind`]).
+    pub fn scope(&self, n: usize) -> &[u32] {
         &self.comp_scope[self.comp[n]]
     }
 
@@ -94,6 +128,22 @@ impl Views {
     /// The number of components.
     pub fn components(&self) -> usize {
         self.comp_scope.len()
+    }
+
+    /// The fields of a lock view, ascending.
+    pub fn lock_view_fields(&self, lv: usize) -> impl Iterator<Item = (FieldId, u8)> + '_ {
+        self.lock_views[lv]
+            .parts
+            .iter()
+            .flat_map(|&i| self.parts[i as usize].1.iter().copied())
+    }
+
+    /// The fields of a lock view of one class (empty when it has none).
+    pub fn lock_view_part(&self, lv: usize, class: u32) -> &[(FieldId, u8)] {
+        let parts = &self.lock_views[lv].parts;
+        parts
+            .binary_search_by_key(&class, |&i| self.parts[i as usize].0)
+            .map_or(&[], |k| &self.parts[parts[k] as usize].1[..])
     }
 }
 
@@ -206,27 +256,55 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let full_ref = &full;
     let comp_ref = &comp;
     let nfields = fields.len();
-    let lock_views: Vec<LockView> = facts
-        .par_iter()
-        .enumerate()
-        .filter(|(_, f)| !f.regions.is_empty())
-        .map_init(
-            || Accumulator::new(nfields),
-            |acc, (ni, f)| {
-                f.regions
-                    .iter()
-                    .map(|&site| lock_view(acc, ni, f, site, &node_of, full_ref, comp_ref))
-                    .collect::<Vec<_>>()
-            },
-        )
-        .flatten_iter()
-        .filter(|v| !v.fields.is_empty())
+    // Lock views in chunks of nodes (computed in parallel, then split into their restrictions
+    // to one class in order): only one chunk's full field sets are held at a time.
+    let with_regions: Vec<usize> = (0..facts.len())
+        .filter(|&i| !facts[i].regions.is_empty())
         .collect();
+    let mut lock_views: Vec<LockView> = Vec::new();
+    let mut parts = Parts::default();
+    let mut entries = 0usize;
+    for chunk in with_regions.chunks(256) {
+        type Computed = Vec<(u32, FieldSet, Vec<Run>)>;
+        let computed: Vec<Computed> = chunk
+            .par_iter()
+            .map_init(
+                || Accumulator::new(nfields),
+                |acc, &ni| {
+                    let f = &facts[ni];
+                    f.regions
+                        .iter()
+                        .map(|&site| {
+                            let (site, set) = lock_view(acc, f, site, &node_of, full_ref, comp_ref);
+                            let runs = runs(&set, &fields);
+                            (site, set, runs)
+                        })
+                        .collect()
+                },
+            )
+            .collect();
+        for (&ni, views) in chunk.iter().zip(computed) {
+            for (site, set, runs) in views {
+                if set.is_empty() {
+                    continue;
+                }
+                entries += set.len();
+                lock_views.push(LockView {
+                    node: ni,
+                    site,
+                    parts: parts.split(&set, &runs),
+                });
+            }
+        }
+    }
+    let parts = parts.list;
     drop(full);
+    profile.push(format!("views: lock views computed at {:?}", t0.elapsed()));
     // Method views only matter on fields of classes whose lock views do not already form a
     // chain among themselves: if all of a class's lock views are ordered by inclusion, so are
     // their intersections with any method view, and no method can break the chain.
-    let relevant = contested_fields(&lock_views, &fields);
+    let relevant = contested_fields(&parts, &fields);
+    profile.push(format!("views: contested fields at {:?}", t0.elapsed()));
     let all = vec![true; nodes.len()];
     let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant), fields.len());
     let mut views_of = vec![Vec::new(); nodes.len()];
@@ -234,8 +312,10 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         views_of[lv.node].push(i);
     }
     profile.push(format!(
-        "views: {} lock views at {:?}",
+        "views: {} lock views ({entries} entries, {} distinct restrictions to a class with {} entries) at {:?}",
         lock_views.len(),
+        parts.len(),
+        parts.iter().map(|(_, set)| set.len()).sum::<usize>(),
         t0.elapsed()
     ));
     let total: usize = comp_scope.iter().map(|s| s.len()).sum();
@@ -254,6 +334,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         synchronizes,
         reached_by,
         lock_views,
+        parts,
         threads,
         fields,
         profile,
@@ -263,7 +344,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
 
 /// Entries of the distinct scopes (each shared scope counted once): what the scopes hold.
 fn stored(scopes: &[Scope]) -> usize {
-    let mut seen: FxHashSet<*const (FieldId, u8)> = FxHashSet::default();
+    let mut seen: FxHashSet<*const u32> = FxHashSet::default();
     scopes
         .iter()
         .filter(|s| seen.insert(s.as_ptr()))
@@ -271,17 +352,16 @@ fn stored(scopes: &[Scope]) -> usize {
         .sum()
 }
 
-/// The lock view of one acquisition site of node `ni`: what is accessed while it is held, and
-/// the full scopes of the calls made while it is held.
+/// The lock view of one acquisition site: what is accessed while it is held, and the full
+/// scopes of the calls made while it is held. Returns the site and the view's fields.
 fn lock_view(
     acc: &mut Accumulator,
-    ni: usize,
     f: &Facts,
     site: u32,
     node_of: &impl Fn(Node) -> Option<usize>,
     full: &[Scope],
     comp: &[usize],
-) -> LockView {
+) -> (u32, FieldSet) {
     let own = f
         .accesses
         .iter()
@@ -305,38 +385,95 @@ fn lock_view(
     for e in set.iter_mut() {
         e.1 = if e.1 & WRITE != 0 { WRITE } else { READ };
     }
-    LockView {
-        node: ni,
-        site,
-        fields: set,
+    (site, set)
+}
+
+/// The distinct restrictions of lock views to one class, numbered in the order first seen.
+#[derive(Default)]
+struct Parts {
+    list: Vec<(u32, FieldSet)>,
+    /// Parts by a hash of their fields (a part's fields name its class).
+    ids: FxHashMap<u64, Vec<u32>>,
+}
+
+/// A restriction of a view to one class: the class, where it ends in the view's fields, and a
+/// hash of its fields.
+struct Run {
+    class: u32,
+    end: usize,
+    hash: u64,
+}
+
+/// A view's fields (ascending) cut into its restrictions to one class, ascending by class: a
+/// class's field ids are contiguous and ascend with the class.
+fn runs(set: &[(FieldId, u8)], fields: &FieldTable) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < set.len() {
+        let class = fields.owner(set[start].0).0;
+        let mut end = start + 1;
+        while end < set.len() && fields.owner(set[end].0).0 == class {
+            end += 1;
+        }
+        let mut h = crate::fxhash::FxHasher::default();
+        set[start..end].hash(&mut h);
+        out.push(Run {
+            class,
+            end,
+            hash: crate::fxhash::mix(h.finish()),
+        });
+        start = end;
+    }
+    out
+}
+
+impl Parts {
+    /// The ids of a view's restrictions ([`runs`]), each new one added.
+    fn split(&mut self, set: &[(FieldId, u8)], runs: &[Run]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(runs.len());
+        let mut start = 0;
+        for r in runs {
+            let run = &set[start..r.end];
+            start = r.end;
+            let bucket = self.ids.entry(r.hash).or_default();
+            let id = match bucket
+                .iter()
+                .find(|&&i| self.list[i as usize].1[..] == *run)
+            {
+                Some(&i) => i,
+                None => {
+                    let i = self.list.len() as u32;
+                    self.list.push((r.class, run.to_vec()));
+                    bucket.push(i);
+                    i
+                }
+            };
+            out.push(id);
+        }
+        out
     }
 }
 
 /// Fields of the classes whose lock views (restricted to the class) are not totally ordered by
 /// inclusion.
-fn contested_fields(lock_views: &[LockView], fields: &FieldTable) -> Vec<bool> {
-    let mut by_class: FxHashMap<u32, Vec<FieldSet>> = FxHashMap::default();
-    for lv in lock_views {
-        let mut per: FxHashMap<u32, FieldSet> = FxHashMap::default();
-        for &(f, k) in &lv.fields {
-            per.entry(fields.owner(f).0).or_default().push((f, k));
-        }
-        for (c, set) in per {
-            let sets = by_class.entry(c).or_default();
-            if !sets.contains(&set) {
-                sets.push(set);
-            }
-        }
+///
+/// The distinct restrictions of a class form a chain exactly when, sorted by size, each is a
+/// subset of the next (two distinct sets of one size never nest), so the check is one pass per
+/// class rather than every pair.
+fn contested_fields(parts: &[(u32, FieldSet)], fields: &FieldTable) -> Vec<bool> {
+    let mut by_class: FxHashMap<u32, Vec<&[(FieldId, u8)]>> = FxHashMap::default();
+    for (class, set) in parts {
+        by_class.entry(*class).or_default().push(set);
     }
     let mut relevant = vec![false; fields.len()];
-    for sets in by_class.values() {
-        let subset = |a: &FieldSet, b: &FieldSet| a.iter().all(|x| b.binary_search(x).is_ok());
-        let chain = sets
-            .iter()
-            .all(|a| sets.iter().all(|b| subset(a, b) || subset(b, a)));
+    for sets in by_class.values_mut() {
+        let subset =
+            |a: &[(FieldId, u8)], b: &[(FieldId, u8)]| a.iter().all(|x| b.binary_search(x).is_ok());
+        sets.sort_by_key(|s| s.len());
+        let chain = sets.windows(2).all(|w| subset(w[0], w[1]));
         if !chain {
-            for set in sets {
-                for &(f, _) in set {
+            for set in sets.iter() {
+                for &(f, _) in set.iter() {
                     relevant[f as usize] = true;
                 }
             }
@@ -438,6 +575,9 @@ fn scopes(
 pub(crate) struct Accumulator {
     flags: Vec<u8>,
     touched: Vec<FieldId>,
+    /// The `below` scopes already merged in this union (by address: equal scopes are shared,
+    /// and merging one twice adds nothing).
+    merged: FxHashSet<usize>,
 }
 
 impl Accumulator {
@@ -445,6 +585,7 @@ impl Accumulator {
         Accumulator {
             flags: vec![0; nfields],
             touched: Vec::new(),
+            merged: FxHashSet::default(),
         }
     }
 
@@ -468,15 +609,20 @@ impl Accumulator {
             self.add(f, k);
         }
         for set in below {
+            if set.is_empty() || !self.merged.insert(set.as_ptr() as usize) {
+                continue;
+            }
             if largest.is_none_or(|l| l.len() < set.len()) {
                 largest = Some(set);
             }
-            for &(f, k) in set.iter() {
-                self.add(f, k);
+            for &e in set.iter() {
+                self.add(entry_field(e), entry_kind(e));
             }
         }
         let shared = largest.filter(|l| {
-            l.len() == self.touched.len() && l.iter().all(|&(f, k)| self.flags[f as usize] == k)
+            l.len() == self.touched.len()
+                && l.iter()
+                    .all(|&e| self.flags[entry_field(e) as usize] == entry_kind(e))
         });
         let out = match shared {
             Some(l) => l.clone(),
@@ -484,7 +630,7 @@ impl Accumulator {
                 self.touched.sort_unstable();
                 self.touched
                     .iter()
-                    .map(|&f| (f, self.flags[f as usize]))
+                    .map(|&f| entry(f, self.flags[f as usize]))
                     .collect()
             }
         };
@@ -492,6 +638,7 @@ impl Accumulator {
             self.flags[f as usize] = 0;
         }
         self.touched.clear();
+        self.merged.clear();
         out
     }
 
@@ -501,7 +648,10 @@ impl Accumulator {
         own: impl Iterator<Item = (FieldId, u8)>,
         below: impl Iterator<Item = &'s Scope>,
     ) -> FieldSet {
-        self.union(own, below).to_vec()
+        self.union(own, below)
+            .iter()
+            .map(|&e| (entry_field(e), entry_kind(e)))
+            .collect()
     }
 }
 
@@ -725,20 +875,26 @@ mod tests {
     #[test]
     fn accumulator_unions_and_shares_equal_scopes() {
         let mut acc = Accumulator::new(16);
-        let a: Scope = vec![(1, READ), (4, WRITE)].into();
-        let b: Scope = vec![(1, WRITE), (2, READ), (9, READ)].into();
+        let scope =
+            |s: &[(FieldId, u8)]| -> Scope { s.iter().map(|&(f, k)| entry(f, k)).collect() };
+        let a: Scope = scope(&[(1, READ), (4, WRITE)]);
+        let b: Scope = scope(&[(1, WRITE), (2, READ), (9, READ)]);
         let u = acc.union([(4, READ)].into_iter(), [&a, &b].into_iter());
         assert_eq!(
             &u[..],
-            &[(1, READ | WRITE), (2, READ), (4, READ | WRITE), (9, READ)]
+            &scope(&[(1, READ | WRITE), (2, READ), (4, READ | WRITE), (9, READ)])[..]
         );
+        assert!(scope_has(&u, 4) && !scope_has(&u, 3));
         // Adding nothing new to the largest callee's scope shares it.
         let same = acc.union([(2, READ)].into_iter(), [&a, &b].into_iter().skip(1));
         assert!(std::sync::Arc::ptr_eq(&same, &b));
         // A stronger flag is something new.
         let stronger = acc.union([(2, WRITE)].into_iter(), std::iter::once(&b));
         assert!(!std::sync::Arc::ptr_eq(&stronger, &b));
-        assert_eq!(&stronger[..], &[(1, WRITE), (2, READ | WRITE), (9, READ)]);
+        assert_eq!(
+            &stronger[..],
+            &scope(&[(1, WRITE), (2, READ | WRITE), (9, READ)])[..]
+        );
         // The accumulator is clean after each use.
         let empty = acc.union(std::iter::empty(), std::iter::empty());
         assert!(empty.is_empty());
