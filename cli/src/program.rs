@@ -389,13 +389,7 @@ impl Program {
                     .flat_map(|k| &k.insns)
                 {
                     if let Op::New(r) = insn.op {
-                        if let Some(&i) = c
-                            .refs
-                            .get(r as usize)
-                            .and_then(|x| self.by_name.get(&*x.class))
-                        {
-                            out.push(i);
-                        }
+                        out.extend(self.class_index(&c.member(r).class));
                     }
                 }
                 out

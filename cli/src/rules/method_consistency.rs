@@ -609,9 +609,7 @@ fn entered_break(
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
-                                && ids.iter().any(|&lv| {
-                                    concurrent(v, threads, &v.reached_by[v.lock_views[lv].node])
-                                })
+                                && concurrent_view(v, threads, ids).is_some()
                         })
                     })
                 };
@@ -636,13 +634,18 @@ fn entered_break(
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
-                ids.iter()
-                    .find(|&&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))
-                    .map(|&lv| v.lock_views[lv].node)
+                concurrent_view(v, threads, ids).map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
         })
     })
+}
+
+/// The first of lock views `ids` that a thread concurrent to `threads` runs.
+fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize]) -> Option<usize> {
+    ids.iter()
+        .copied()
+        .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))
 }
 
 /// A section the method enters and a lock view of a concurrent thread that writes a field in
@@ -674,10 +677,7 @@ fn foreign_break(
                 written && !subset(a, &inter) && !subset(&inter, a)
             })?
             .sec;
-        let lv = ids
-            .iter()
-            .copied()
-            .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))?;
+        let lv = concurrent_view(v, threads, ids)?;
         Some(((ea, Section::View(lv as u32)), v.lock_views[lv].node))
     })
 }
