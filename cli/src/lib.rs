@@ -15,6 +15,7 @@ pub mod fxhash;
 pub mod load;
 pub mod pipeline;
 pub mod program;
+pub mod reach;
 pub mod report;
 pub mod rules;
 pub mod sections;

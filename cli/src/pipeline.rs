@@ -14,6 +14,7 @@ use crate::analysis::guards::{self, GuardQuery, GuardVar};
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::parse::parse_class;
 use crate::bytecode::Class;
+use crate::cache::deps::Slot;
 use crate::config::AnalysisConfig;
 use crate::diag::InputProblem;
 use crate::explain::{self, explain, Diagnostic};
@@ -155,7 +156,7 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     let mut problems = Vec::new();
     let mut seen = FxHashSet::default();
     let mut packages = Vec::new();
-    let mut parsed: Vec<Result<Class, InputProblem>> = Vec::new();
+    let mut parsed: Vec<Result<Slot, InputProblem>> = Vec::new();
     for one in each {
         parsed.extend(one.classes);
         packages.extend(one.packages);
@@ -177,37 +178,41 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     stats.load_time = t0.elapsed().saturating_sub(stats.parse_time);
 
     let t1 = Instant::now();
-    let mut classes = Vec::with_capacity(parsed.len());
+    let mut classes: Vec<Slot> = Vec::with_capacity(parsed.len());
     let mut first_seen: FxHashMap<Box<str>, String> = FxHashMap::default();
     let mut duplicates = 0usize;
     for p in parsed {
         match p {
             Err(problem) => problems.push(problem),
             Ok(class) => {
-                if class.name.ends_with("module-info") {
+                if class.name().ends_with("module-info") {
                     continue;
                 }
-                if let Some(first) = first_seen.get(&class.name) {
+                if let Some(first) = first_seen.get(class.name()) {
                     duplicates += 1;
                     if duplicates <= MAX_DUPLICATE_NOTES {
                         problems.push(InputProblem::note(
-                            class.path.clone(),
+                            class.path().to_string(),
                             format!(
                                 "class {} was already found in {first}; this copy is ignored",
-                                class.dotted_name()
+                                class.name().replace('/', ".")
                             ),
                         ));
                     }
                     continue;
                 }
-                if let Some(lost) = &class.lost {
-                    problems.push(InputProblem::note(class.path.clone(), lost.clone()));
+                if let Some(lost) = class.lost() {
+                    problems.push(InputProblem::note(
+                        class.path().to_string(),
+                        lost.to_string(),
+                    ));
                 }
-                first_seen.insert(class.name.clone(), class.path.clone());
+                first_seen.insert(class.name().into(), class.path().to_string());
                 classes.push(class);
             }
         }
     }
+    drop(first_seen);
     if duplicates > MAX_DUPLICATE_NOTES {
         problems.push(InputProblem::note(
             "(inputs)",
@@ -218,8 +223,18 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
         ));
     }
     stats.parse_time += t1.elapsed();
-    stats.library_classes = classes.iter().filter(|c| c.library).count();
+    stats.library_classes = classes.iter().filter(|c| c.library()).count();
     stats.classes = classes.len() - stats.library_classes;
+    // The program: the scanned classes and the classpath classes they reach, decoded from the
+    // cache layer by layer (the rest of a cached classpath is never decoded).
+    let t_reach = Instant::now();
+    let classes = reached_classes(classes, &mut problems);
+    stats.profile.push(format!(
+        "reach: {} of {} classpath classes reached, in {:?}",
+        classes.len() - stats.classes,
+        stats.library_classes,
+        t_reach.elapsed()
+    ));
 
     let suppressions = classes
         .iter()
@@ -554,6 +569,44 @@ fn analyse_class(
         }
     }
     (diags, problems)
+}
+
+/// The classes the program holds (see [`crate::reach`]), in their order, each decoded.
+fn reached_classes(mut slots: Vec<Slot>, problems: &mut Vec<InputProblem>) -> Vec<Class> {
+    if slots.iter().all(|s| !s.library()) {
+        // No classpath: every class is scanned, and parsed.
+        return slots.into_iter().filter_map(Slot::into_class).collect();
+    }
+    let headers: Vec<_> = slots.par_iter().map(Slot::header).collect();
+    let (mut reach, mut layer) = crate::reach::Reach::new(headers);
+    let mut failed: Vec<(u32, InputProblem)> = Vec::new();
+    let mut next = Vec::new();
+    while !layer.is_empty() {
+        // Decode the layer in parallel, then look at what it names.
+        let decoded: Vec<(u32, Result<Class, InputProblem>)> = layer
+            .par_iter()
+            .filter_map(|&i| Some((i, slots[i as usize].decode_cached()?)))
+            .collect();
+        for (i, d) in decoded {
+            match d {
+                Ok(c) => slots[i as usize] = Slot::Class(c),
+                Err(problem) => failed.push((i, problem)),
+            }
+        }
+        for &i in &layer {
+            if let Some(c) = slots[i as usize].class() {
+                reach.visit(c, &mut next);
+            }
+        }
+        layer = std::mem::take(&mut next);
+    }
+    failed.sort_by_key(|(i, _)| *i);
+    problems.extend(failed.into_iter().map(|(_, p)| p));
+    slots
+        .into_iter()
+        .zip(reach.into_reached())
+        .filter_map(|(s, r)| if r { s.into_class() } else { None })
+        .collect()
 }
 
 /// Parses one loaded class file; a panic in the parser loses only this class, reported once,

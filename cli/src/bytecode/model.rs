@@ -97,6 +97,27 @@ impl Class {
         &self.refs[id as usize]
     }
 
+    /// A class with nothing in it, for unit tests to fill in.
+    #[cfg(test)]
+    pub fn empty(name: &str, super_name: Option<&str>, library: bool) -> Class {
+        Class {
+            name: name.into(),
+            super_name: super_name.map(Into::into),
+            interfaces: Vec::new(),
+            access: 0,
+            source_file: None,
+            annotations: Vec::new(),
+            methods: Vec::new(),
+            fields: Vec::new(),
+            lambda_impls: Vec::new(),
+            refs: Vec::new(),
+            path: String::new(),
+            library,
+            lost: None,
+            suppress: Vec::new(),
+        }
+    }
+
     /// The implementation method of the lambda or method reference an `invokedynamic` call
     /// site creates, if it is one.
     pub fn lambda_impl(&self, indy: RefId) -> Option<(&str, &str, &str)> {

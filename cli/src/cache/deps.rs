@@ -63,21 +63,113 @@ pub struct CacheReport {
 /// One input after loading and parsing, as the pipeline goes on with it.
 pub struct Parsed {
     /// Every class file's parse result, in the loader's order.
-    pub classes: Vec<Result<Class, InputProblem>>,
+    pub classes: Vec<Result<Slot, InputProblem>>,
     pub packages: Vec<Packaging>,
     pub problems: Vec<InputProblem>,
 }
 
-/// An entry as written (borrowing) and as read (owning): the same layout.
-#[derive(Serialize)]
-struct EntryOut<'a> {
-    classes: &'a [Result<Class, InputProblem>],
-    problems: &'a [InputProblem],
+/// A parsed class, or one the cache holds and decodes only when the program needs it (most of
+/// a classpath is never reached: see [`crate::reach`]).
+pub enum Slot {
+    Class(Class),
+    Cached(CachedClass),
 }
 
-#[derive(Deserialize)]
-struct EntryIn {
-    classes: Vec<Result<Class, InputProblem>>,
+/// A class in a cache entry: what the pipeline looks at before deciding whether to decode it.
+pub struct CachedClass {
+    outline: Stub,
+    entry: std::sync::Arc<Vec<u8>>,
+    /// Where its encoded [`Class`] lies in `entry`.
+    body: std::ops::Range<usize>,
+}
+
+impl Slot {
+    pub fn name(&self) -> &str {
+        match self {
+            Slot::Class(c) => &c.name,
+            Slot::Cached(c) => &c.outline.name,
+        }
+    }
+    pub fn path(&self) -> &str {
+        match self {
+            Slot::Class(c) => &c.path,
+            Slot::Cached(c) => &c.outline.path,
+        }
+    }
+    pub fn lost(&self) -> Option<&str> {
+        match self {
+            Slot::Class(c) => c.lost.as_deref(),
+            Slot::Cached(c) => c.outline.lost.as_deref(),
+        }
+    }
+    /// What [`crate::reach`] needs before deciding to decode it.
+    pub fn header(&self) -> crate::reach::Header<'_> {
+        match self {
+            Slot::Class(c) => crate::reach::Header::of(c),
+            Slot::Cached(c) => crate::reach::Header {
+                name: &c.outline.name,
+                library: true,
+                supers: c.outline.supers.iter().map(|s| &**s).collect(),
+                declares: std::borrow::Cow::Borrowed(&c.outline.declares),
+            },
+        }
+    }
+    pub fn library(&self) -> bool {
+        match self {
+            Slot::Class(c) => c.library,
+            Slot::Cached(_) => true,
+        }
+    }
+    /// The class, decoded from its cache entry; `None` for a class that is not encoded. The
+    /// entry's checksum held, so a failure here is a bug or a damaged disk: reported with the
+    /// class's path.
+    pub fn decode_cached(&self) -> Option<Result<Class, InputProblem>> {
+        let Slot::Cached(c) = self else {
+            return None;
+        };
+        Some(encoding().deserialize(&c.entry[c.body.clone()]).map_err(|e| {
+            InputProblem::error(
+                c.outline.path.clone(),
+                format!("its cache entry cannot be decoded ({e}); the class was left out; remove the cache directory to rebuild it"),
+            )
+        }))
+    }
+    /// The class, if it is decoded.
+    pub fn class(&self) -> Option<&Class> {
+        match self {
+            Slot::Class(c) => Some(c),
+            Slot::Cached(_) => None,
+        }
+    }
+    pub fn into_class(self) -> Option<Class> {
+        match self {
+            Slot::Class(c) => Some(c),
+            Slot::Cached(_) => None,
+        }
+    }
+}
+
+/// What an entry's index says of one class: enough to de-duplicate classes by name, report
+/// what its parsing lost, decide whether the program needs it ([`crate::reach::Header`]), and
+/// find its encoded body.
+#[derive(Serialize, Deserialize)]
+struct Stub {
+    name: Box<str>,
+    path: String,
+    lost: Option<String>,
+    /// Superclass and interfaces.
+    supers: Vec<Box<str>>,
+    /// [`crate::reach::declared`].
+    declares: Vec<u64>,
+    /// The length of its encoded [`Class`] (bodies follow the index, in order).
+    len: u64,
+}
+
+/// An entry's index, as written and as read. The payload is the index's length (8 bytes, little
+/// endian), the index, then the encoded classes of its `Ok` stubs, in order.
+#[derive(Serialize, Deserialize)]
+struct Index {
+    classes: Vec<Result<Stub, InputProblem>>,
     problems: Vec<InputProblem>,
 }
 
@@ -111,7 +203,7 @@ pub fn load_and_parse(
     };
     report.hash_time = t.elapsed();
     let paths: Vec<&PathBuf> = inputs.iter().chain(classpath).collect();
-    let looked: Vec<Result<Option<EntryIn>, (String, Corrupt)>> = keys
+    let looked: Vec<Result<Option<Parsed>, (String, Corrupt)>> = keys
         .par_iter()
         .zip(paths)
         .map(|(key, path)| {
@@ -119,14 +211,14 @@ pub fn load_and_parse(
                 return Ok(None);
             };
             let got = match c.store.get(*key) {
-                Lookup::Hit(bytes) => decode(&bytes).map(Some),
+                Lookup::Hit(bytes) => decode(bytes).map(Some),
                 Lookup::Miss => Ok(None),
                 Lookup::Corrupt(e) => Err(e),
             };
             got.map_err(|e| (path.display().to_string(), e))
         })
         .collect();
-    let mut found: Vec<Option<EntryIn>> = Vec::with_capacity(looked.len());
+    let mut found: Vec<Option<Parsed>> = Vec::with_capacity(looked.len());
     for l in looked {
         match l {
             Ok(entry) => found.push(entry),
@@ -167,13 +259,7 @@ pub fn load_and_parse(
     let mut to_store: Vec<(Key, usize)> = Vec::new();
     for (i, ((one, hit), n)) in rest.into_iter().zip(found).zip(counts).enumerate() {
         match (one, hit) {
-            (_, Some(entry)) => {
-                out.push(Parsed {
-                    classes: entry.classes,
-                    packages: Vec::new(),
-                    problems: entry.problems,
-                });
-            }
+            (_, Some(entry)) => out.push(entry),
             (Some((packages, problems)), None) => {
                 let cacheable =
                     keys[i].is_some() && !problems.iter().any(|p| p.severity == Severity::Error);
@@ -181,7 +267,11 @@ pub fn load_and_parse(
                     to_store.push((key, out.len()));
                 }
                 out.push(Parsed {
-                    classes: parsed.by_ref().take(n).collect(),
+                    classes: parsed
+                        .by_ref()
+                        .take(n)
+                        .map(|c| c.map(Slot::Class))
+                        .collect(),
                     packages,
                     problems,
                 });
@@ -198,13 +288,7 @@ pub fn load_and_parse(
         let results: Vec<Result<(), String>> = to_store
             .par_iter()
             .map(|&(key, i)| {
-                let p = &out[i];
-                let payload = encoding()
-                    .serialize(&EntryOut {
-                        classes: &p.classes,
-                        problems: &p.problems,
-                    })
-                    .map_err(|e| e.to_string())?;
+                let payload = encode(&out[i]).map_err(|e| e.to_string())?;
                 c.store.put(key, &payload).map_err(|e| e.to_string())
             })
             .collect();
@@ -222,10 +306,93 @@ pub fn load_and_parse(
     out
 }
 
-fn decode(bytes: &[u8]) -> Result<EntryIn, Corrupt> {
-    encoding()
-        .deserialize(bytes)
-        .map_err(|e| Corrupt::Decode(e.to_string()))
+/// An entry's payload for a freshly parsed input (every class a [`Slot::Class`]).
+fn encode(p: &Parsed) -> bincode::Result<Vec<u8>> {
+    let mut bodies = Vec::new();
+    let mut classes = Vec::with_capacity(p.classes.len());
+    for c in &p.classes {
+        classes.push(match c {
+            Err(problem) => Err(problem.clone()),
+            Ok(slot) => {
+                let Some(class) = slot.class() else {
+                    return Err(Box::new(bincode::ErrorKind::Custom(
+                        "a class of a fresh input is still encoded".into(),
+                    )));
+                };
+                let start = bodies.len();
+                encoding().serialize_into(&mut bodies, class)?;
+                Ok(Stub {
+                    name: class.name.clone(),
+                    path: class.path.clone(),
+                    lost: class.lost.clone(),
+                    supers: class
+                        .super_name
+                        .iter()
+                        .chain(&class.interfaces)
+                        .cloned()
+                        .collect(),
+                    declares: crate::reach::declared(class),
+                    len: (bodies.len() - start) as u64,
+                })
+            }
+        });
+    }
+    let index = encoding().serialize(&Index {
+        classes,
+        problems: p.problems.clone(),
+    })?;
+    let mut payload = Vec::with_capacity(8 + index.len() + bodies.len());
+    payload.extend_from_slice(&(index.len() as u64).to_le_bytes());
+    payload.extend_from_slice(&index);
+    payload.extend_from_slice(&bodies);
+    Ok(payload)
+}
+
+/// An entry's index, with its classes left encoded until the program needs them.
+fn decode(bytes: Vec<u8>) -> Result<Parsed, Corrupt> {
+    let bad = |what: &str| Corrupt::Decode(what.to_string());
+    let len: [u8; 8] = bytes
+        .get(..8)
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| bad("no index length"))?;
+    let index_end = usize::try_from(u64::from_le_bytes(len))
+        .ok()
+        .and_then(|n| n.checked_add(8))
+        .filter(|&end| end <= bytes.len())
+        .ok_or_else(|| bad("the index length is past the end"))?;
+    let index: Index = encoding()
+        .deserialize(&bytes[8..index_end])
+        .map_err(|e| Corrupt::Decode(e.to_string()))?;
+    let entry = std::sync::Arc::new(bytes);
+    let mut at = index_end;
+    let mut classes = Vec::with_capacity(index.classes.len());
+    for c in index.classes {
+        classes.push(match c {
+            Err(problem) => Err(problem),
+            Ok(outline) => {
+                let end = usize::try_from(outline.len)
+                    .ok()
+                    .and_then(|n| n.checked_add(at))
+                    .filter(|&end| end <= entry.len())
+                    .ok_or_else(|| bad("a class lies past the end"))?;
+                let body = at..end;
+                at = end;
+                Ok(Slot::Cached(CachedClass {
+                    outline,
+                    entry: entry.clone(),
+                    body,
+                }))
+            }
+        });
+    }
+    if at != entry.len() {
+        return Err(bad("bytes follow the last class"));
+    }
+    Ok(Parsed {
+        classes,
+        packages: Vec::new(),
+        problems: index.problems,
+    })
 }
 
 /// Entries are bincode with variable-length integers (most numbers in a class are small), and
@@ -333,33 +500,75 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
+    fn class(name: &str) -> Class {
+        Class {
+            path: format!("x.jar!/{name}.class"),
+            lost: (name == "B").then(|| "a method was dropped".to_string()),
+            ..Class::empty(name, Some("java/lang/Object"), true)
+        }
+    }
+
     #[test]
-    fn entries_round_trip_and_garbage_does_not_decode() {
+    fn entries_round_trip_classes_decode_on_demand_and_garbage_does_not_decode() {
         let problems = vec![InputProblem::note("x.jar", "no class files found")];
-        let classes: Vec<Result<Class, InputProblem>> = vec![Err(InputProblem::error(
-            "x.jar!/A.class",
-            "not a valid class file: bad",
-        ))];
-        let bytes = encoding()
-            .serialize(&EntryOut {
-                classes: &classes,
-                problems: &problems,
-            })
-            .unwrap();
-        let back = decode(&bytes).unwrap();
+        let bad = InputProblem::error("x.jar!/C.class", "not a valid class file: bad");
+        let fresh = Parsed {
+            classes: vec![
+                Ok(Slot::Class(class("A"))),
+                Err(bad.clone()),
+                Ok(Slot::Class(class("B"))),
+            ],
+            packages: Vec::new(),
+            problems: problems.clone(),
+        };
+        let bytes = encode(&fresh).unwrap();
+        let back = decode(bytes.clone()).unwrap();
         assert_eq!(back.problems, problems);
-        assert_eq!(back.classes.len(), 1);
-        assert!(matches!(&back.classes[0], Err(p) if p == classes[0].as_ref().unwrap_err()));
+        assert_eq!(back.classes.len(), 3);
+        assert!(matches!(&back.classes[1], Err(p) if *p == bad));
+        // Names, paths and what parsing lost are known before a class is decoded.
+        let b = back.classes[2].as_ref().unwrap();
+        assert!(b.class().is_none(), "left encoded");
+        assert_eq!(
+            (b.name(), b.path(), b.lost()),
+            ("B", "x.jar!/B.class", Some("a method was dropped"))
+        );
+        let decoded = b.decode_cached().unwrap().unwrap();
+        assert_eq!(&*decoded.name, "B");
+        assert_eq!(decoded.lost.as_deref(), Some("a method was dropped"));
+        assert!(
+            Slot::Class(decoded).decode_cached().is_none(),
+            "nothing to decode"
+        );
+        let a = back.classes[0]
+            .as_ref()
+            .unwrap()
+            .decode_cached()
+            .unwrap()
+            .unwrap();
+        assert_eq!((&*a.name, a.lost.as_deref()), ("A", None));
+
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(
-            matches!(decode(&longer), Err(Corrupt::Decode(_))),
+            matches!(decode(longer), Err(Corrupt::Decode(_))),
             "trailing bytes"
         );
         assert!(matches!(
-            decode(&bytes[..bytes.len() - 1]),
+            decode(bytes[..bytes.len() - 1].to_vec()),
             Err(Corrupt::Decode(_))
         ));
-        assert!(matches!(decode(&[0xff; 16]), Err(Corrupt::Decode(_))));
+        assert!(matches!(decode(vec![0xff; 16]), Err(Corrupt::Decode(_))));
+        assert!(matches!(decode(vec![1, 0]), Err(Corrupt::Decode(_))));
+        // A body that does not decode (the checksum held, so only a bug makes one) is an
+        // error of that class, not a failed scan.
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 1;
+        damaged[last - 40..=last].fill(0xff);
+        if let Ok(d) = decode(damaged) {
+            let b = d.classes[2].as_ref().unwrap();
+            let e = b.decode_cached().unwrap().map(|_| ()).unwrap_err();
+            assert!(e.reason.contains("cache entry cannot be decoded"), "{e:?}");
+        }
     }
 }
