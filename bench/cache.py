@@ -132,7 +132,7 @@ def main():
         t, lines["warm"], err = scan(a.bin, a.module, cp_file, cache_args, "json", "warm.json", work)
         times["warm"].append(t)
         peaks["warm"].append(PEAK_KB[-1])
-        lines["warm timings"] = [l for l in err.splitlines() if l.startswith("timings: ") and ("load" in l or "cache" in l)]
+        lines["warm timings"] = [l for l in err.splitlines() if l.startswith("timings: ") and ("load" in l or "cache" in l or "reach:" in l)]
     # SARIF: cold and warm with the same command line, and without the cache.
     shutil.rmtree(cache, ignore_errors=True)
     scan(a.bin, a.module, cp_file, cache_args, "sarif", "out.sarif", work)
