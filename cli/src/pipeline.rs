@@ -195,7 +195,7 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
                             class.path().to_string(),
                             format!(
                                 "class {} was already found in {first}; this copy is ignored",
-                                class.name().replace('/', ".")
+                                crate::bytecode::dotted(class.name())
                             ),
                         ));
                     }

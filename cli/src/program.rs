@@ -13,6 +13,10 @@ use crate::analysis::summary::{self, Summary};
 use crate::bytecode::{Class, Method};
 use crate::config::AnalysisConfig;
 
+/// Most implementations of a virtual call the analyses follow; a call with more is one of
+/// unknown callee ([`Program::implementations`] gives `None`).
+pub const MAX_IMPLEMENTATIONS: usize = 16;
+
 /// A method by (class index, method index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MethodId {

@@ -8,8 +8,8 @@
 //! - a supertype of a reached class (inherited code runs on its objects);
 //! - an implementation of a virtual or interface call made by a scanned class: a subtype of the
 //!   receiver type that declares the method, unless there are more than
-//!   [`MAX_IMPLEMENTATIONS`] (then the analyses treat the call as one of unknown callee anyway).
-//!   The scanned code's caller may hand in any object of the receiver type.
+//!   [`MAX_IMPLEMENTATIONS`] (then the analyses treat the call as one of unknown callee
+//!   anyway). The scanned code's caller may hand in any object of the receiver type.
 //!
 //! Inside a dependency this is rapid type analysis: an object of a dependency's class exists
 //! only if reached code creates it (`new` names the class), or the scanned code's caller hands
@@ -24,6 +24,7 @@
 
 use crate::bytecode::{Class, InvokeKind, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::program::MAX_IMPLEMENTATIONS;
 
 /// What the closure knows of a class before it is decoded.
 pub struct Header<'a> {
@@ -74,10 +75,6 @@ pub fn declared(c: &Class) -> Vec<u64> {
     keys.dedup();
     keys
 }
-
-/// Most implementations of a call the closure brings in; a call with more has none brought in
-/// (the analyses follow at most as many: [`crate::program::Program::implementations`]).
-pub const MAX_IMPLEMENTATIONS: usize = 16;
 
 /// The closure, computed layer by layer so that a caller can decode each layer's classes (in
 /// parallel) before they are looked at.
@@ -211,23 +208,23 @@ fn class_of(owner: &str) -> Option<&str> {
     element.strip_prefix('L')?.strip_suffix(';')
 }
 
-/// The closure over classes that are all parsed.
-pub fn reached(classes: &[Class]) -> Vec<bool> {
-    let (mut reach, mut layer) = Reach::new(classes.iter().map(Header::of));
-    let mut next = Vec::new();
-    while !layer.is_empty() {
-        for &i in &layer {
-            reach.visit(&classes[i as usize], &mut next);
-        }
-        layer = std::mem::take(&mut next);
-    }
-    reach.into_reached()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bytecode::{Code, Insn, MemberRef, Method};
+
+    /// The closure over classes that are all parsed.
+    fn reached(classes: &[Class]) -> Vec<bool> {
+        let (mut reach, mut layer) = Reach::new(classes.iter().map(Header::of));
+        let mut next = Vec::new();
+        while !layer.is_empty() {
+            for &i in &layer {
+                reach.visit(&classes[i as usize], &mut next);
+            }
+            layer = std::mem::take(&mut next);
+        }
+        reach.into_reached()
+    }
 
     fn arc(s: &str) -> std::sync::Arc<str> {
         s.into()

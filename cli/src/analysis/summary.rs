@@ -136,7 +136,9 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
     let mut callees = Vec::new();
     let Some(code) = &m.code else {
         if m.access & acc::ABSTRACT != 0 {
-            callees = p.implementations(id, 16).unwrap_or_default();
+            callees = p
+                .implementations(id, crate::program::MAX_IMPLEMENTATIONS)
+                .unwrap_or_default();
             // An abstract method takes the lock of its implementations only if they all agree.
             let owns: HashSet<Option<OwnLock>> =
                 callees.iter().map(|&c| direct_own_lock(p, c)).collect();
@@ -283,7 +285,13 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
             })
         })
         .filter(|&id| p.summary(id).locks)
-        .map(|id| (id, p.implementations(id, 16).unwrap_or_default()))
+        .map(|id| {
+            (
+                id,
+                p.implementations(id, crate::program::MAX_IMPLEMENTATIONS)
+                    .unwrap_or_default(),
+            )
+        })
         .collect();
     let t_setup = t_start.elapsed();
     // Round one looks at every candidate; later rounds only at the callers of methods that

@@ -19,6 +19,11 @@ pub mod acc {
     pub const BRIDGE: u16 = 0x0040;
 }
 
+/// An internal class name in source form: `com/x/Outer$Inner` is `com.x.Outer$Inner`.
+pub fn dotted(internal_name: &str) -> String {
+    internal_name.replace('/', ".")
+}
+
 /// A parsed class.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Class {
@@ -82,7 +87,7 @@ impl Class {
 
     /// The binary name with dots: `com.x.Outer$Inner`.
     pub fn dotted_name(&self) -> String {
-        self.name.replace('/', ".")
+        dotted(&self.name)
     }
 
     /// The package as a path prefix, e.g. `com/x/` (empty for the default package).

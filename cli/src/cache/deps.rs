@@ -1,6 +1,7 @@
 //! Dependency entries: for each `--classpath` archive, what loading and parsing made of it (its
 //! classes in our model, in order, each parse failure, and its load problems), keyed by its
-//! bytes. A warm scan reads these instead of inflating and parsing the jar.
+//! bytes. A warm scan reads these instead of inflating and parsing the jar, and decodes only the
+//! classes the program reaches ([`Slot::Cached`], [`crate::reach`]).
 //!
 //! Why the output is the same with and without the cache: an entry holds exactly what
 //! [`crate::load::load_each`] and [`crate::pipeline::parse_raw`] give for that one input, and
@@ -77,7 +78,7 @@ pub enum Slot {
 
 /// A class in a cache entry: what the pipeline looks at before deciding whether to decode it.
 pub struct CachedClass {
-    outline: Stub,
+    stub: Stub,
     entry: std::sync::Arc<Vec<u8>>,
     /// Where its encoded [`Class`] lies in `entry`.
     body: std::ops::Range<usize>,
@@ -87,19 +88,19 @@ impl Slot {
     pub fn name(&self) -> &str {
         match self {
             Slot::Class(c) => &c.name,
-            Slot::Cached(c) => &c.outline.name,
+            Slot::Cached(c) => &c.stub.name,
         }
     }
     pub fn path(&self) -> &str {
         match self {
             Slot::Class(c) => &c.path,
-            Slot::Cached(c) => &c.outline.path,
+            Slot::Cached(c) => &c.stub.path,
         }
     }
     pub fn lost(&self) -> Option<&str> {
         match self {
             Slot::Class(c) => c.lost.as_deref(),
-            Slot::Cached(c) => c.outline.lost.as_deref(),
+            Slot::Cached(c) => c.stub.lost.as_deref(),
         }
     }
     /// What [`crate::reach`] needs before deciding to decode it.
@@ -107,10 +108,10 @@ impl Slot {
         match self {
             Slot::Class(c) => crate::reach::Header::of(c),
             Slot::Cached(c) => crate::reach::Header {
-                name: &c.outline.name,
+                name: &c.stub.name,
                 library: true,
-                supers: c.outline.supers.iter().map(|s| &**s).collect(),
-                declares: std::borrow::Cow::Borrowed(&c.outline.declares),
+                supers: c.stub.supers.iter().map(|s| &**s).collect(),
+                declares: std::borrow::Cow::Borrowed(&c.stub.declares),
             },
         }
     }
@@ -129,7 +130,7 @@ impl Slot {
         };
         Some(encoding().deserialize(&c.entry[c.body.clone()]).map_err(|e| {
             InputProblem::error(
-                c.outline.path.clone(),
+                c.stub.path.clone(),
                 format!("its cache entry cannot be decoded ({e}); the class was left out; remove the cache directory to rebuild it"),
             )
         }))
@@ -369,8 +370,8 @@ fn decode(bytes: Vec<u8>) -> Result<Parsed, Corrupt> {
     for c in index.classes {
         classes.push(match c {
             Err(problem) => Err(problem),
-            Ok(outline) => {
-                let end = usize::try_from(outline.len)
+            Ok(stub) => {
+                let end = usize::try_from(stub.len)
                     .ok()
                     .and_then(|n| n.checked_add(at))
                     .filter(|&end| end <= entry.len())
@@ -378,7 +379,7 @@ fn decode(bytes: Vec<u8>) -> Result<Parsed, Corrupt> {
                 let body = at..end;
                 at = end;
                 Ok(Slot::Cached(CachedClass {
-                    outline,
+                    stub,
                     entry: entry.clone(),
                     body,
                 }))

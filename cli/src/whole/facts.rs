@@ -80,9 +80,6 @@ pub struct Facts {
     pub failed: Option<String>,
 }
 
-/// Most implementations of a virtual call followed by class-hierarchy analysis.
-const MAX_TARGETS: usize = 16;
-
 /// Compute the facts of `id` when its caller holds `this` (`this_held`) or not.
 pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) -> Facts {
     let in_initializer = matches!(&*p.method(id).name, "<init>" | "<clinit>");
@@ -116,7 +113,7 @@ pub fn call_targets(p: &Program, class_id: u32, r: u32, kind: InvokeKind) -> Vec
         out.push(t);
     }
     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-        if let Some(impls) = p.implementations_cached(t, MAX_TARGETS) {
+        if let Some(impls) = p.implementations_cached(t, crate::program::MAX_IMPLEMENTATIONS) {
             out.extend(impls);
         }
     }
