@@ -271,6 +271,10 @@ pub struct Val {
     /// on them (a constant stored under `if (x == null)` depends on `x` by control alone).
     data: u64,
     left: u64,
+    /// Sources that left, carried also by an instance read again since (one instruction in a
+    /// loop reads anew each iteration: the value of `if (size > 0)` in this iteration's region
+    /// is current, that of the last iteration, carried by a local, has left).
+    again: u64,
     field: u32,
     /// A reference to an object this method allocated (not shared yet, as in the lock model):
     /// its fields and its methods' regions are not shared state.
@@ -279,12 +283,46 @@ pub struct Val {
 
 impl Val {
     fn or(self, o: Val) -> Val {
+        let left = self.left | o.left;
         Val {
             src: self.src | o.src,
             data: self.data | o.data,
-            left: self.left | o.left,
+            left,
+            again: (self.current() | o.current()) & left,
             field: 0,
             local: false,
+        }
+    }
+
+    /// The sources of which it carries an instance that has not left its region.
+    fn current(&self) -> u64 {
+        (self.src & !self.left) | self.again
+    }
+
+    /// The value on either of two paths (`or` combines values on one path): a source that left
+    /// is read again only where it is on both paths (or not carried by one at all).
+    fn join(&self, o: &Val) -> Val {
+        let left = self.left | o.left;
+        let again_on = |v: &Val| !v.left | v.current();
+        Val {
+            src: self.src | o.src,
+            data: self.data | o.data,
+            left,
+            again: left & again_on(self) & again_on(o),
+            field: if self.field == o.field { self.field } else { 0 },
+            local: self.local && o.local,
+        }
+    }
+
+    /// The value without the sources it has from the condition `ctl` alone (the implicit flow
+    /// of a value computed where that condition holds); data from them is kept.
+    fn without_control(self, ctl: Val) -> Val {
+        let only_ctl = ctl.src & !self.data;
+        Val {
+            src: self.src & !only_ctl,
+            left: self.left & !only_ctl,
+            again: self.again & !only_ctl,
+            ..self
         }
     }
 }
@@ -366,13 +404,24 @@ struct Run<'a> {
 impl Run<'_> {
     fn control(&self, at: u32) -> Val {
         let mut v = Val::default();
+        let mut again = 0;
         if let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) {
             for b in &bs.branches {
                 if let Some(c) = self.branch.get(b) {
                     v = v.or(*c);
                 }
             }
+            // The conditions a block depends on are not all on one path (a block after a join
+            // depends on the conditions of both arms): a source read again counts only from
+            // the one condition every path to the block passes (`if (size > 0)` in this loop
+            // iteration, under a loop condition on the last iteration's value).
+            if bs.direct == 1 {
+                if let Some(c) = bs.branches.first().and_then(|b| self.branch.get(b)) {
+                    again = c.current();
+                }
+            }
         }
+        v.again = v.left & again;
         // A condition reaches what it controls by control alone.
         v.data = 0;
         v
@@ -387,6 +436,7 @@ impl Run<'_> {
             src: ctl.src & !self.own_outcome,
             data: 0,
             left: ctl.left & !self.own_outcome,
+            again: ctl.again & !self.own_outcome,
             field: 0,
             local: false,
         }
@@ -447,6 +497,7 @@ impl Run<'_> {
                     src: bit,
                     data: bit,
                     left: 0,
+                    again: 0,
                     field: 0,
                     local: false,
                 }
@@ -460,6 +511,7 @@ impl Run<'_> {
                     src: bit,
                     data: bit,
                     left: 0,
+                    again: 0,
                     field: 0,
                     local: false,
                 }
@@ -564,7 +616,7 @@ impl Run<'_> {
         // written (`if (used < limit) synchronized (this) { used++; }` still acts on the
         // unlocked check).
         let fresh = |mask: u64| -> Vec<Var> {
-            bits(mask & self.atomic & !v.left)
+            bits(mask & self.atomic & v.current())
                 .filter_map(|b| match self.srcs[b] {
                     Src::Atomic(g) => Some(g.var),
                     _ => None,
@@ -925,10 +977,12 @@ impl Run<'_> {
                 if updated {
                     self.own_outcome |= bit;
                 }
+                let was = result.current() & bit;
                 result.src |= bit;
                 result.data |= bit;
                 if outer.is_none() && !enclosed && bit != 0 {
                     result.left |= bit;
+                    result.again |= was;
                     let b = bit.trailing_zeros() as usize;
                     if self.left_at[b] == NO_LEFT {
                         self.left_at[b] = cx.at;
@@ -975,8 +1029,10 @@ impl Run<'_> {
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
+                        // Re-checked: the caller's condition decides nothing, not even as the
+                        // implicit flow an argument computed under it carries.
                         let decided = if rechecked(&w) {
-                            arg(slot)
+                            arg(slot).without_control(ctl)
                         } else {
                             arg(slot).or(fctl)
                         };
@@ -1033,13 +1089,7 @@ impl Analysis for Run<'_> {
     type V = Val;
 
     fn join(&self, a: &Val, b: &Val, _region: Option<u32>) -> Val {
-        Val {
-            src: a.src | b.src,
-            data: a.data | b.data,
-            left: a.left | b.left,
-            field: if a.field == b.field { a.field } else { 0 },
-            local: a.local && b.local,
-        }
+        a.join(b)
     }
 
     fn entry_local(&mut self, slot: usize) -> Val {
@@ -1048,6 +1098,7 @@ impl Analysis for Run<'_> {
             src,
             data: src,
             left: 0,
+            again: 0,
             field: 0,
             local: false,
         }
@@ -1069,12 +1120,15 @@ impl Analysis for Run<'_> {
         // Where the compare-and-set succeeded, the values it compared are current again.
         if let Some(&m) = self.checked.get(&site) {
             v.left &= !m;
+            v.again &= !m;
         }
     }
 
     fn region(&mut self, ev: RegionEvent, v: &mut Val) {
         if let RegionEvent::Exit { site, at, .. } = ev {
             if let Some(&m) = self.exit_mask.get(&site) {
+                // The instances read again leave too.
+                v.again &= !m;
                 let newly = v.src & m & !v.left;
                 if newly != 0 {
                     v.left |= newly;
@@ -1163,8 +1217,9 @@ impl Analysis for Run<'_> {
                     }
                     Op::If { .. } | Op::Switch(_) => {
                         let u = union(inputs);
+                        // Joined over the visits (paths and loop iterations) of the branch.
                         let e = self.branch.entry(at).or_default();
-                        *e = e.or(u);
+                        *e = e.join(&u);
                         if cx.record {
                             self.define(at, u, None);
                             for b in bits(u.data) {
@@ -1558,5 +1613,47 @@ mod tests {
     #[test]
     fn bits_iterates_set_bits() {
         assert_eq!(bits(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+    }
+
+    fn val(src: u64, data: u64, left: u64) -> Val {
+        Val {
+            src,
+            data,
+            left,
+            ..Val::default()
+        }
+    }
+
+    #[test]
+    fn a_source_read_again_on_one_path_is_current() {
+        // Last iteration's instance (left) and this iteration's (current), in one value.
+        let last = val(0b1, 0b1, 0b1);
+        let now = val(0b1, 0b1, 0);
+        let both = last.or(now);
+        assert_eq!(both.left, 0b1);
+        assert_eq!(both.current(), 0b1);
+        // Left on its own: not current.
+        assert_eq!(last.current(), 0);
+    }
+
+    #[test]
+    fn a_source_read_again_on_one_of_two_paths_is_not_current() {
+        let stale = val(0b1, 0b1, 0b1);
+        let again = val(0b1, 0b1, 0b1).or(val(0b1, 0b1, 0));
+        assert_eq!(stale.join(&again).current(), 0);
+        assert_eq!(again.join(&again).current(), 0b1);
+        // A path that does not carry the source at all does not make it stale.
+        assert_eq!(again.join(&val(0b10, 0b10, 0)).current() & 0b1, 0b1);
+    }
+
+    #[test]
+    fn without_control_keeps_data() {
+        let ctl = val(0b110, 0, 0b110);
+        // An argument computed from source 2, loaded where the condition on 1 and 2 holds.
+        let arg = val(0b111, 0b100, 0b110);
+        let v = arg.without_control(ctl);
+        assert_eq!(v.src, 0b101);
+        assert_eq!(v.left, 0b100);
+        assert_eq!(v.data, 0b100);
     }
 }
