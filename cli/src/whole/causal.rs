@@ -977,12 +977,10 @@ impl Run<'_> {
                 if updated {
                     self.own_outcome |= bit;
                 }
-                let was = result.current() & bit;
                 result.src |= bit;
                 result.data |= bit;
                 if outer.is_none() && !enclosed && bit != 0 {
                     result.left |= bit;
-                    result.again |= was;
                     let b = bit.trailing_zeros() as usize;
                     if self.left_at[b] == NO_LEFT {
                         self.left_at[b] = cx.at;
