@@ -14,6 +14,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+/// The value rules, whose sections the agent checks (`stale-value` is off by default).
+const VALUE_RULES: &str = "stale-value,causal-stale-value";
+
 struct Setup {
     jar: PathBuf,
     classes: PathBuf,
@@ -62,6 +65,8 @@ fn setup() -> &'static Setup {
             classes.as_os_str(),
             "--sections".as_ref(),
             sections.as_os_str(),
+            "--rules".as_ref(),
+            VALUE_RULES.as_ref(),
             "--no-progress".as_ref(),
         ]);
         assert!(
@@ -522,6 +527,8 @@ fn confirmations_mark_the_finding_the_agent_saw_broken() {
         sarif.as_os_str(),
         "--confirmations".as_ref(),
         report.as_os_str(),
+        "--rules".as_ref(),
+        VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(run.code(), 1, "{}", run.describe());
@@ -555,6 +562,8 @@ fn confirmations_mark_the_finding_the_agent_saw_broken() {
         "sarif".as_ref(),
         "--output".as_ref(),
         plain.as_os_str(),
+        "--rules".as_ref(),
+        VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(scan.code(), 1, "{}", scan.describe());
@@ -615,6 +624,8 @@ fn a_section_exercised_under_noise_without_a_conflict_is_listed() {
         sarif.as_os_str(),
         "--confirmations".as_ref(),
         report.as_os_str(),
+        "--rules".as_ref(),
+        VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(run.code(), 1, "{}", run.describe());

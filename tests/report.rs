@@ -238,7 +238,11 @@ fn build(dir: &Path, root: &str, files: &[(&str, &str)]) -> PathBuf {
     out
 }
 
-/// Scans `<dir>/classes` from `dir` with the source root, writing SARIF to `out`.
+/// The two value rules, whose findings these tests read (`stale-value` is off by default).
+const VALUE_RULES: [&str; 2] = ["--rules", "stale-value,causal-stale-value"];
+
+/// Scans `<dir>/classes` from `dir` with the source root, writing SARIF to `out`, with the
+/// value rules unless `extra` names the rules.
 fn scan_sarif(dir: &Path, root: &str, out: &Path, extra: &[&str]) -> (Run, Value) {
     let out_s = out.to_str().unwrap();
     let mut args = vec![
@@ -252,6 +256,9 @@ fn scan_sarif(dir: &Path, root: &str, out: &Path, extra: &[&str]) -> (Run, Value
         out_s,
         "--no-progress",
     ];
+    if !extra.contains(&"--rules") {
+        args.extend_from_slice(&VALUE_RULES);
+    }
     args.extend_from_slice(extra);
     let run = run_in(dir, &args);
     let log = read_json(out);
@@ -273,6 +280,8 @@ fn baseline_v1(work: &Path) -> PathBuf {
             "src",
             "--output",
             baseline.to_str().unwrap(),
+            VALUE_RULES[0],
+            VALUE_RULES[1],
         ],
     );
     run.expect_code(0, "baseline exits 0 even with findings");
@@ -426,7 +435,16 @@ fn a_renamed_method_gives_one_new_and_one_absent_and_fails_the_run() {
     // Text: the state of each finding, the fixed one, and the summary line.
     let text = run_in(
         &dir,
-        &["scan", "classes", "--source-root", "src", "--baseline", b],
+        &[
+            "scan",
+            "classes",
+            "--source-root",
+            "src",
+            "--baseline",
+            b,
+            VALUE_RULES[0],
+            VALUE_RULES[1],
+        ],
     );
     text.expect_code(1, "text output, same gating");
     assert!(
@@ -463,7 +481,16 @@ fn a_renamed_method_gives_one_new_and_one_absent_and_fails_the_run() {
     // JSON: states, the absent list, counts; valid against the documented schema.
     let json = run_in(
         &dir,
-        &["scan", "classes", "--baseline", b, "--format", "json"],
+        &[
+            "scan",
+            "classes",
+            "--baseline",
+            b,
+            "--format",
+            "json",
+            VALUE_RULES[0],
+            VALUE_RULES[1],
+        ],
     );
     json.expect_code(1, "json output, same gating");
     let doc: Value = serde_json::from_str(&json.stdout).unwrap();
@@ -1200,6 +1227,8 @@ fn json_output_follows_the_documented_schema() {
             "json",
             "--source-root",
             "src",
+            VALUE_RULES[0],
+            VALUE_RULES[1],
         ],
     );
     run.expect_code(1, "findings");

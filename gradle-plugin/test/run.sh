@@ -244,8 +244,8 @@ expect_success "failOn = 'error': a warning-level bug does not fail the build" "
 echo "# baseline (needs stalecheck baseline and scan --baseline)"
 p="$(copy baseline)"
 expect_success "staleBaseline writes the baseline" "$p" staleBaseline
-if [ -s "$p/stalecheck-baseline.sarif" ] && [ "$(count_results "$p/stalecheck-baseline.sarif" stale-value)" -ge 1 ]; then
-    ok "the baseline holds the known stale-value finding"
+if [ -s "$p/stalecheck-baseline.sarif" ] && [ "$(count_results "$p/stalecheck-baseline.sarif" causal-stale-value)" -ge 1 ]; then
+    ok "the baseline holds the known finding (causal-stale-value, the default rule set)"
 else
     fail "the baseline file is missing or without the known finding"
 fi
@@ -254,10 +254,10 @@ cp "$here/extra/Gauge.java" "$p/src/main/java/demo/"
 expect_failure "a newly added bug fails gradle check" "$p" check
 log_has "the failure says the findings are new" "found new findings"
 expect_success "staleBaseline refreshes the baseline; two source sets: one run each, merged" "$p" staleBaseline -PwithTests
-if [ "$(count_results "$p/stalecheck-baseline.sarif" stale-value)" -ge 3 ]; then
+if [ "$(count_results "$p/stalecheck-baseline.sarif" causal-stale-value)" -ge 3 ]; then
     ok "the refreshed baseline holds main's two bugs and the test source set's"
 else
-    fail "the refreshed baseline has $(count_results "$p/stalecheck-baseline.sarif" stale-value) stale-value results, expected 3"
+    fail "the refreshed baseline has $(count_results "$p/stalecheck-baseline.sarif" causal-stale-value) causal-stale-value results, expected 3"
 fi
 expect_success "with the refreshed baseline, check of both source sets passes" "$p" check -PwithTests
 log_has "both source sets were checked" ":staleCheckTest"
@@ -296,7 +296,7 @@ cp "$here/extra/Counter.java" "$p/src/main/java/demo/"
 expect_failure "a planted lost update fails gradle check" "$p" check
 if [ "$console" = 1 ]; then
     log_has "the finding is in the build log: file, line, level, rule" "src/main/java/demo/Counter.java:15: warning: "
-    log_has "the finding's message is in the build log" "[stale-value]"
+    log_has "the finding's message is in the build log" "[causal-stale-value]"
     log_has "the finding's hint is in the build log" "hint: "
     log_has "the binary's summary is in the build log" "stalecheck: "
 else
@@ -319,7 +319,7 @@ p="$(copy agent)"
 expect_success "agent project: gradle test staleCheck passes (ignoreFailures)" "$p" test staleCheck
 log_has "the agent is attached to the test task" "stalecheck: agent attached to :test: -javaagent:"
 log_has "staleAgentSections ran before the tests" ":staleAgentSections"
-file_has "staleAgentSections wrote the lost update's section" "$p/build/stalecheck/sections.json" '"origin": "stale-value"'
+file_has "staleAgentSections wrote the lost update's section" "$p/build/stalecheck/sections.json" '"origin": "causal-stale-value"'
 file_has "the agent saw the lost update in the test" "$p/build/stalecheck/agent-test.json" '"kind": "atomicity-violation"'
 file_has "the finding is marked confirmed in the report" "$p/build/reports/stalecheck/main.sarif" '"stalecheck/confirmed"'
 file_has "the agent's run is merged into the report" "$p/build/reports/stalecheck/main.sarif" '"name": *"stalecheck-agent"'

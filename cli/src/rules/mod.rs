@@ -83,7 +83,7 @@ pub const RULES: &[RuleMeta] = &[
                return from wait()). Other threads may have changed the shared state in between, so the \
                value may be out of date. Ranked by age: the number of critical sections entered since the read.",
         level: Level::Warning,
-        default_on: true,
+        default_on: false,
         docs: include_str!("stale_value.md"),
         tags: &["concurrency", "atomicity", "external/cwe/cwe-362", "external/cwe/cwe-367"],
         precision: "low",

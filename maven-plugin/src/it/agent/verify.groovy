@@ -1,7 +1,7 @@
 def target = new File(basedir, 'target')
 def sections = new File(target, 'stalecheck-sections.json')
 assert sections.isFile() : "prepare-agent wrote no sections file"
-assert sections.text.contains('"origin": "stale-value"') : "no stale-value section"
+assert sections.text.contains('"origin": "causal-stale-value"') : "no causal-stale-value section"
 def log = new File(basedir, 'build.log').text
 assert log.contains('stalecheck: agent attached: argLine = -javaagent:') : "the agent was not attached"
 def report = new File(target, 'stalecheck-agent.json')
