@@ -14,9 +14,6 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The value rules, whose sections the agent checks (`stale-value` is off by default).
-const VALUE_RULES: &str = "stale-value,causal-stale-value";
-
 struct Setup {
     jar: PathBuf,
     classes: PathBuf,
@@ -66,7 +63,7 @@ fn setup() -> &'static Setup {
             "--sections".as_ref(),
             sections.as_os_str(),
             "--rules".as_ref(),
-            VALUE_RULES.as_ref(),
+            common::VALUE_RULES.as_ref(),
             "--no-progress".as_ref(),
         ]);
         assert!(
@@ -528,7 +525,7 @@ fn confirmations_mark_the_finding_the_agent_saw_broken() {
         "--confirmations".as_ref(),
         report.as_os_str(),
         "--rules".as_ref(),
-        VALUE_RULES.as_ref(),
+        common::VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(run.code(), 1, "{}", run.describe());
@@ -563,7 +560,7 @@ fn confirmations_mark_the_finding_the_agent_saw_broken() {
         "--output".as_ref(),
         plain.as_os_str(),
         "--rules".as_ref(),
-        VALUE_RULES.as_ref(),
+        common::VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(scan.code(), 1, "{}", scan.describe());
@@ -625,7 +622,7 @@ fn a_section_exercised_under_noise_without_a_conflict_is_listed() {
         "--confirmations".as_ref(),
         report.as_os_str(),
         "--rules".as_ref(),
-        VALUE_RULES.as_ref(),
+        common::VALUE_RULES.as_ref(),
         "--no-progress".as_ref(),
     ]);
     assert_eq!(run.code(), 1, "{}", run.describe());

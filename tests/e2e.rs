@@ -355,7 +355,7 @@ fn sarif_is_schema_valid_with_findings_and_input_problems() {
         classes.as_os_str(),
         half.as_os_str(),
         "--rules".as_ref(),
-        "stale-value,causal-stale-value".as_ref(),
+        common::VALUE_RULES.as_ref(),
         "--format".as_ref(),
         "sarif".as_ref(),
     ]);

@@ -238,8 +238,8 @@ fn build(dir: &Path, root: &str, files: &[(&str, &str)]) -> PathBuf {
     out
 }
 
-/// The two value rules, whose findings these tests read (`stale-value` is off by default).
-const VALUE_RULES: [&str; 2] = ["--rules", "stale-value,causal-stale-value"];
+/// The value rules, whose findings these tests read.
+const VALUE_RULES: [&str; 2] = ["--rules", common::VALUE_RULES];
 
 /// Scans `<dir>/classes` from `dir` with the source root, writing SARIF to `out`, with the
 /// value rules unless `extra` names the rules.

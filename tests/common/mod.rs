@@ -26,6 +26,10 @@ pub const RULES: [&str; 5] = [
     "causal-stale-value",
 ];
 
+/// The two value rules, for tests that read `stale-value` findings (the rule is off by default)
+/// next to `causal-stale-value`'s (`--rules VALUE_RULES`).
+pub const VALUE_RULES: &str = "stale-value,causal-stale-value";
+
 /// The SARIF/JSON level each rule reports at.
 pub fn rule_level(rule: &str) -> Option<&'static str> {
     match rule {
