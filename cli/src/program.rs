@@ -122,6 +122,16 @@ impl Program {
             .collect();
         p.live = p.live_classes();
         p.fields = FieldFacts::compute(&p.classes, &|c, n| p.field_owner(c, n));
+        let confined: Vec<bool> = p
+            .fields
+            .owner
+            .par_iter()
+            .map(|&(ci, _)| {
+                let c = &*p.class(ci).name;
+                p.thread_safe.confined().any(|i| p.is_subclass_of(c, i))
+            })
+            .collect();
+        p.fields.confined = confined;
         p.stable = p
             .classes
             .par_iter()
@@ -209,7 +219,10 @@ impl Program {
     /// A field reference read by `getstatic` when `is_static`.
     fn stable_field_named(&self, class: &str, name: &str, is_static: bool) -> bool {
         match self.field_owner(class, name) {
-            Some((ci, fi)) => !self.fields.mutable[self.fields.id(ci, fi) as usize],
+            Some((ci, fi)) => {
+                let id = self.fields.id(ci, fi) as usize;
+                !self.fields.mutable[id] || self.fields.confined[id]
+            }
             // Not in the program: a static of the platform is one of its constants
             // (`Boolean.FALSE`, `System.out`); anything else may change.
             None => is_static && sharing::is_platform(class),

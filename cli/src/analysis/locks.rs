@@ -331,6 +331,8 @@ pub struct ThreadSafeList {
     values: FxHashSet<String>,
     /// Clock readings: `class.method`.
     clocks: Pairs,
+    /// Interfaces whose objects are used by one thread at a time by contract (iterators).
+    confined: FxHashSet<String>,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -392,6 +394,7 @@ impl ThreadSafeList {
                 "size-shrink" => &mut self.shrinks,
                 "copy" => &mut self.copies,
                 "value" => &mut self.values,
+                "confined" => &mut self.confined,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -444,6 +447,11 @@ impl ThreadSafeList {
     /// An immutable value type of the platform (`String`, `Long`, `TimeUnit`).
     pub fn is_value(&self, class: &str) -> bool {
         self.values.contains(class)
+    }
+
+    /// The interfaces whose objects one thread uses at a time by contract (`Iterator`).
+    pub fn confined(&self) -> impl Iterator<Item = &str> {
+        self.confined.iter().map(|s| s.as_str())
     }
 
     /// Whether method `name` of a thread-safe object replaces its whole value (`set`): a value

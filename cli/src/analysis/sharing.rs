@@ -50,6 +50,10 @@ pub struct FieldFacts {
     pub written: Vec<bool>,
     /// Whether the field may change after construction (see the module docs).
     pub mutable: Vec<bool>,
+    /// Whether the field belongs to an object one thread uses at a time by contract: declared by
+    /// a class implementing a `confined` interface of the platform model (an iterator). Not
+    /// shared, however often it changes. Filled in by the program once its types are known.
+    pub confined: Vec<bool>,
 }
 
 /// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
@@ -100,11 +104,13 @@ impl FieldFacts {
                 access & acc::FINAL == 0 && (w || access & (acc::PUBLIC | acc::PROTECTED) != 0)
             })
             .collect();
+        let confined = vec![false; owner.len()];
         FieldFacts {
             base,
             owner,
             written: is_written,
             mutable,
+            confined,
         }
     }
 

@@ -964,7 +964,11 @@ impl Run<'_> {
                         .iter()
                         .any(|w| w.var == g.var && w.node == g.node && w.site == g.site)
             };
-            for g in s.ret_reads.iter().filter(|g| g.node == callee && !taken(g)) {
+            // Taken out, the object is this thread's whatever else its value was computed from:
+            // the array field it was read through (which a growing push replaces) or the index
+            // it was found at.
+            let handed = s.ret_reads.iter().any(|g| g.node == callee && taken(g));
+            for g in s.ret_reads.iter().filter(|g| g.node == callee && !handed) {
                 let bit = self.source(
                     (cx.at, k),
                     Src::Atomic(*g),

@@ -3,7 +3,8 @@
 //!
 //! Left out, as in von Praun and Gross: `final` and `volatile` fields, fields only assigned in
 //! constructors and class initializers (shared read-only: the stable fields of
-//! [`crate::analysis::sharing`]), and fields of I/O classes.
+//! [`crate::analysis::sharing`]), fields of I/O classes, and fields of objects one thread uses
+//! at a time by contract (an iterator's cursor).
 
 use super::facts::FieldId;
 use crate::bytecode::acc;
@@ -32,6 +33,7 @@ impl FieldTable {
             .map(|(id, &(ci, fi))| {
                 let c = p.class(ci);
                 facts.written[id]
+                    && !facts.confined[id]
                     && c.fields[fi as usize].access & (acc::FINAL | acc::VOLATILE) == 0
                     && !IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
             })
