@@ -143,7 +143,15 @@ pub struct Summary {
     pub plain_checked: Vec<(Var, Loc)>,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
+    /// Writes outside every region made by the implementations of a virtual call on a
+    /// parameter (`visitor.visit(..)`): `(slot, class of the implementation, variable, where,
+    /// re-checked)`. Which of them runs is decided by the object a caller passes: a caller that
+    /// passes an object it allocated gets the writes of that class's implementation alone.
+    pub dispatched: Vec<(u8, u32, Var, Loc, bool)>,
 }
+
+/// Most entries of [`Summary::dispatched`] (one per implementation and write).
+const MAX_DISPATCHED: usize = 64;
 
 /// Most entries of each summary list (and flows, combinations per method).
 const MAX_LIST: usize = 16;
@@ -279,6 +287,9 @@ pub struct Val {
     /// A reference to an object this method allocated (not shared yet, as in the lock model):
     /// its fields and its methods' regions are not shared state.
     local: bool,
+    /// The class of the object this method allocated (`new C`), as its index + 1; 0 unknown:
+    /// a callee's virtual call on it goes to that class's method alone.
+    alloc: u32,
 }
 
 impl Val {
@@ -291,6 +302,7 @@ impl Val {
             again: (self.current() | o.current()) & left,
             field: 0,
             local: false,
+            alloc: 0,
         }
     }
 
@@ -311,6 +323,7 @@ impl Val {
             again: left & again_on(self) & again_on(o),
             field: if self.field == o.field { self.field } else { 0 },
             local: self.local && o.local,
+            alloc: if self.alloc == o.alloc { self.alloc } else { 0 },
         }
     }
 
@@ -325,6 +338,12 @@ impl Val {
             ..self
         }
     }
+}
+
+/// The parameter slot a value is, when it is one parameter as passed in and nothing else.
+fn pure_param(v: Val) -> Option<u8> {
+    (v.src != 0 && v.src & !PARAM_MASK == 0 && v.src.count_ones() == 1 && v.alloc == 0)
+        .then(|| v.src.trailing_zeros() as u8)
 }
 
 fn union(inputs: &[Val]) -> Val {
@@ -439,6 +458,7 @@ impl Run<'_> {
             again: ctl.again & !self.own_outcome,
             field: 0,
             local: false,
+            alloc: 0,
         }
     }
 
@@ -500,6 +520,7 @@ impl Run<'_> {
                     again: 0,
                     field: 0,
                     local: false,
+                    alloc: 0,
                 }
             }
             None => {
@@ -514,6 +535,7 @@ impl Run<'_> {
                     again: 0,
                     field: 0,
                     local: false,
+                    alloc: 0,
                 }
             }
         }
@@ -750,6 +772,18 @@ impl Run<'_> {
                     );
                 }
             }
+        }
+    }
+
+    /// Defer a plain write made through a virtual call on parameter `slot` to the callers
+    /// ([`Summary::dispatched`]).
+    fn dispatch(&mut self, at: u32, slot: u8, class: u32, var: Var, loc: Loc, checked: bool) {
+        // As a plain write here would be: looked at by this method's own condition too.
+        let checked = checked || self.looks_at(self.control(at), var);
+        let d = &mut self.out.summary.dispatched;
+        let x = (slot, class, var, loc, checked);
+        if d.len() < MAX_DISPATCHED && !d.contains(&x) {
+            d.push(x);
         }
     }
 
@@ -1018,6 +1052,22 @@ impl Run<'_> {
             ));
             // The caller tests what the call returns (`if (getAndReset())`).
             let tested = crate::analysis::outcome::result_tested(code, cx.at);
+            // A virtual call on a parameter with several implementations, outside every region
+            // of this method: its plain writes wait for a caller that knows the receiver's class.
+            let virtual_call = code.insns.get(cx.at as usize).is_some_and(|i| {
+                matches!(
+                    i.op,
+                    Op::Invoke(
+                        crate::bytecode::InvokeKind::Virtual
+                            | crate::bytecode::InvokeKind::Interface,
+                        _
+                    )
+                )
+            });
+            let dispatch_on = inputs
+                .first()
+                .filter(|_| virtual_call && summaries.len() > 1 && outer.is_none())
+                .and_then(|&r| pure_param(r));
             for &(callee, s) in &summaries {
                 // The callee looks at the variable again before it writes, or returns the
                 // outcome of its update and the caller tests it: the caller's condition decides
@@ -1060,7 +1110,40 @@ impl Run<'_> {
                     }
                     push_capped(&mut self.out.summary.writes, w);
                 }
+                // Through a virtual call on a parameter, outside every region: deferred to the
+                // caller that knows which implementation runs (its argument's class).
+                if let Some(q) = dispatch_on {
+                    let class = views.nodes[callee as usize].method.class;
+                    let writes = s.param_plain_writes.iter().map(|&(_, var, loc)| (var, loc));
+                    for (var, loc) in writes.chain(s.plain_writes.iter().copied()) {
+                        let checked = s.plain_checked.contains(&(var, loc));
+                        self.dispatch(cx.at, q, class, var, loc, checked);
+                    }
+                }
+                for &(slot, class, var, loc, checked) in &s.dispatched {
+                    let a = arg(slot);
+                    if a.alloc != 0
+                        && !self.p.is_subclass_of(
+                            &self.p.class(a.alloc - 1).name,
+                            &self.p.class(class).name,
+                        )
+                    {
+                        continue;
+                    }
+                    match pure_param(a) {
+                        Some(q) if outer.is_none() => {
+                            self.dispatch(cx.at, q, class, var, loc, checked)
+                        }
+                        _ => {
+                            let v = if checked { Val::default() } else { fctl };
+                            self.write(cx.at, var, v, 0, outer, loc, checked);
+                        }
+                    }
+                }
                 for &(slot, var, loc) in &s.param_plain_writes {
+                    if dispatch_on.is_some() {
+                        continue;
+                    }
                     let checked = s.plain_checked.contains(&(var, loc));
                     let v = if checked {
                         arg(slot)
@@ -1070,6 +1153,9 @@ impl Run<'_> {
                     self.write(cx.at, var, v, arg(slot).data, outer, loc, checked);
                 }
                 for &(var, loc) in &s.plain_writes {
+                    if dispatch_on.is_some() {
+                        continue;
+                    }
                     let checked = s.plain_checked.contains(&(var, loc));
                     let v = if checked { Val::default() } else { fctl };
                     self.write(cx.at, var, v, 0, outer, loc, checked);
@@ -1103,6 +1189,7 @@ impl Analysis for Run<'_> {
             again: 0,
             field: 0,
             local: false,
+            alloc: 0,
         }
     }
 
@@ -1151,6 +1238,13 @@ impl Analysis for Run<'_> {
         match cx.kind {
             StepKind::Fresh => Val {
                 local: matches!(op, Op::New(_)),
+                alloc: match op {
+                    Op::New(r) => self
+                        .p
+                        .class_index(&self.class.member(r).class)
+                        .map_or(0, |c| c + 1),
+                    _ => 0,
+                },
                 ..ctl
             },
             StepKind::Iinc | StepKind::Compute | StepKind::Format => {
