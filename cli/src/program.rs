@@ -122,16 +122,21 @@ impl Program {
             .collect();
         p.live = p.live_classes();
         p.fields = FieldFacts::compute(&p.classes, &|c, n| p.field_owner(c, n));
-        let confined: Vec<bool> = p
-            .fields
-            .owner
+        let confined_class: Vec<bool> = p
+            .classes
             .par_iter()
-            .map(|&(ci, _)| {
-                let c = &*p.class(ci).name;
-                p.thread_safe.confined().any(|i| p.is_subclass_of(c, i))
+            .map(|c| {
+                p.thread_safe
+                    .confined()
+                    .any(|i| p.is_subclass_of(&c.name, i))
             })
             .collect();
-        p.fields.confined = confined;
+        p.fields.confined = p
+            .fields
+            .owner
+            .iter()
+            .map(|&(ci, _)| confined_class[ci as usize])
+            .collect();
         p.stable = p
             .classes
             .par_iter()

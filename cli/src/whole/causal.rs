@@ -340,9 +340,14 @@ impl Val {
     }
 }
 
-/// The parameter slot a value is, when it is one parameter as passed in and nothing else.
+/// The parameter slot a value is, when it is one parameter as passed in and nothing else (not a
+/// value decided by a condition on one).
 fn pure_param(v: Val) -> Option<u8> {
-    (v.src != 0 && v.src & !PARAM_MASK == 0 && v.src.count_ones() == 1 && v.alloc == 0)
+    (v.src != 0
+        && v.src & !PARAM_MASK == 0
+        && v.src.count_ones() == 1
+        && v.data == v.src
+        && v.alloc == 0)
         .then(|| v.src.trailing_zeros() as u8)
 }
 
