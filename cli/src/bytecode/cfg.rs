@@ -169,8 +169,13 @@ impl Cfg {
 
 /// Control dependence per block (Ferrante, Ottenstein and Warren over the post-dominator tree,
 /// normal edges only): the branch instructions each block depends on, nested ones included
-/// (the paper's `IS`), at most 16. An `assert` decides nothing: a branch one of whose targets
-/// throws an `AssertionError` is no condition of what follows.
+/// (the paper's `IS`), at most 16.
+///
+/// An `assert` decides nothing: a branch one of whose targets throws an `AssertionError` is no
+/// condition of what follows, and a failed assertion is not a way out of the method. For the
+/// post-dominators, the block that throws it goes on where the assertion would have passed (the
+/// other target of the branch into it), so the code after `else { assert false; }` does not
+/// depend on the `if` either.
 pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control> {
     let asserts = |b: usize| {
         let blk = &cfg.blocks[b];
@@ -180,14 +185,37 @@ pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control>
     };
     let n = cfg.blocks.len();
     let exit = n;
+    // Successors for the post-dominators: a block throwing an `AssertionError` continues at
+    // the passing target of a branch into it.
+    let mut succs: Vec<Vec<usize>> = cfg
+        .blocks
+        .iter()
+        .map(|blk| blk.succs.iter().map(|&s| s as usize).collect())
+        .collect();
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        let throws = blk.succs.is_empty()
+            && blk.end > blk.start
+            && matches!(code.insns[blk.end as usize - 1].op, Op::Athrow);
+        if !throws || !asserts(b) {
+            continue;
+        }
+        let pass = cfg.blocks.iter().find_map(|p| {
+            (p.succs.len() == 2 && p.succs.contains(&(b as u32)))
+                .then(|| p.succs.iter().find(|&&s| s as usize != b).copied())
+                .flatten()
+        });
+        if let Some(c) = pass {
+            succs[b] = vec![c as usize];
+        }
+    }
     // Post-order of the reverse graph from the virtual exit.
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    for (b, blk) in cfg.blocks.iter().enumerate() {
-        if blk.succs.is_empty() {
+    for (b, ss) in succs.iter().enumerate() {
+        if ss.is_empty() {
             preds[exit].push(b);
         }
-        for &s in &blk.succs {
-            preds[s as usize].push(b);
+        for &s in ss {
+            preds[s].push(b);
         }
     }
     let mut order = Vec::with_capacity(n + 1);
@@ -215,10 +243,10 @@ pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control>
     let mut ipdom = vec![UNDEF; n + 1];
     ipdom[exit] = exit;
     let succs_of = |b: usize| -> Vec<usize> {
-        if cfg.blocks[b].succs.is_empty() {
+        if succs[b].is_empty() {
             vec![exit]
         } else {
-            cfg.blocks[b].succs.iter().map(|&s| s as usize).collect()
+            succs[b].clone()
         }
     };
     let mut changed = true;
