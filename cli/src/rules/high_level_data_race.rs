@@ -481,7 +481,14 @@ pub fn check(
 fn locate(v: &Views, g: &CausalGraph, x: &Violation) -> Option<(usize, Option<Combine>)> {
     match x.kind {
         Kind::Read { x: a, y: b } => {
-            let ws = g.correlated.get(&(a, b))?;
+            // Only a method that takes the pair apart (reads it in separate critical sections)
+            // can mix old and new state; one that reads both in one section is atomic.
+            let ws: Vec<&(usize, Combine)> = g
+                .correlated
+                .get(&(a, b))?
+                .iter()
+                .filter(|(_, c)| c.split)
+                .collect();
             let (node, c) = ws
                 .iter()
                 .find(|(n, _)| v.reached_by[*n].contains(&x.p2))

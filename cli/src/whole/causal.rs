@@ -179,6 +179,12 @@ pub struct Combine {
     pub at: u32,
     pub a: GAccess,
     pub b: GAccess,
+    /// One of the two values left its region before they were combined: the pair was read in
+    /// separate critical sections. Both still inside the regions of this method that were open
+    /// when they were read (one region, or nested ones; a callee's read made while this
+    /// method's region was open stays in it, as it does for a stale value): the pair was read
+    /// in one critical section, and the combination is atomic. It is still a correlation.
+    pub split: bool,
 }
 
 /// A value read in one region that left it and is written inside another region (or the same
@@ -416,7 +422,7 @@ struct Run<'a> {
     via: [u32; 64],
     /// Own regions held at the current instruction (recording pass).
     held: Vec<u32>,
-    combined: FxHashSet<(Var, Var)>,
+    combined: FxHashSet<(Var, Var, bool)>,
     flowed: u64,
     /// The sources each compare-and-set style call (by site) compared with the current state.
     checked: FxHashMap<u32, u64>,
@@ -562,12 +568,15 @@ impl Run<'_> {
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
         let a = v.src & self.atomic;
         if a.count_ones() >= 2 {
-            // (read, the call it was imported through)
-            let mut reads: Vec<(GAccess, u32)> = Vec::new();
+            // (read, the call it was imported through, an instance of it has left its region)
+            let mut reads: Vec<(GAccess, u32, bool)> = Vec::new();
             for b in bits(a) {
                 if let Src::Atomic(g) = self.srcs[b] {
-                    if !reads.iter().any(|r| r.0.var == g.var) && reads.len() < 8 {
-                        reads.push((g, self.via[b]));
+                    let left = v.left & (1 << b) != 0;
+                    if let Some(r) = reads.iter_mut().find(|r| r.0.var == g.var) {
+                        r.2 |= left;
+                    } else if reads.len() < 8 {
+                        reads.push((g, self.via[b], left));
                     }
                 }
             }
@@ -585,10 +594,16 @@ impl Run<'_> {
                     if written == Some(x.var) || written == Some(y.var) {
                         continue;
                     }
+                    let split = reads[i].2 || reads[j].2;
                     if self.out.combines.len() < 4 * MAX_LIST
-                        && self.combined.insert((x.var, y.var))
+                        && self.combined.insert((x.var, y.var, split))
                     {
-                        self.out.combines.push(Combine { at, a: x, b: y });
+                        self.out.combines.push(Combine {
+                            at,
+                            a: x,
+                            b: y,
+                            split,
+                        });
                     }
                 }
             }
@@ -1550,8 +1565,10 @@ pub fn build(p: &Program, views: &Views) -> CausalGraph {
     for (v, o) in outs.iter().enumerate() {
         let Some(o) = o else { continue };
         for c in &o.combines {
+            // A few witnesses of each kind: one read in separate critical sections is the one
+            // a violation is reported at.
             let w = correlated.entry((c.a.var, c.b.var)).or_default();
-            if w.len() < 4 {
+            if w.iter().filter(|(_, o)| o.split == c.split).count() < 4 {
                 w.push((v, *c));
             }
         }
