@@ -179,11 +179,12 @@ pub struct Combine {
     pub at: u32,
     pub a: GAccess,
     pub b: GAccess,
-    /// One of the two values left its region before they were combined: the pair was read in
-    /// separate critical sections. Both still inside the regions of this method that were open
-    /// when they were read (one region, or nested ones; a callee's read made while this
-    /// method's region was open stays in it, as it does for a stale value): the pair was read
-    /// in one critical section, and the combination is atomic. It is still a correlation.
+    /// The pair was read in separate critical sections: one value left its region before the
+    /// other was read, or they left at different places. Both still inside the regions of this
+    /// method that were open when they were read (one region, or nested ones; a callee's read
+    /// made while this method's region was open stays in it, as it does for a stale value), or
+    /// both left together with the one region they were read in: the pair was read in one
+    /// critical section, and the combination is consistent. It is still a correlation.
     pub split: bool,
 }
 
@@ -568,13 +569,21 @@ impl Run<'_> {
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
         let a = v.src & self.atomic;
         if a.count_ones() >= 2 {
-            // (read, the call it was imported through, an instance of it has left its region)
-            let mut reads: Vec<(GAccess, u32, bool)> = Vec::new();
+            // (read, the call it was imported through, where it left its region: `NO_LEFT`
+            // while it is inside, `MIXED` for several instances that left at different places)
+            const MIXED: u32 = NO_LEFT - 1;
+            let mut reads: Vec<(GAccess, u32, u32)> = Vec::new();
             for b in bits(a) {
                 if let Src::Atomic(g) = self.srcs[b] {
-                    let left = v.left & (1 << b) != 0;
+                    let left = if v.left & (1 << b) != 0 {
+                        self.left_at[b]
+                    } else {
+                        NO_LEFT
+                    };
                     if let Some(r) = reads.iter_mut().find(|r| r.0.var == g.var) {
-                        r.2 |= left;
+                        if r.2 != left {
+                            r.2 = MIXED;
+                        }
                     } else if reads.len() < 8 {
                         reads.push((g, self.via[b], left));
                     }
@@ -594,7 +603,10 @@ impl Run<'_> {
                     if written == Some(x.var) || written == Some(y.var) {
                         continue;
                     }
-                    let split = reads[i].2 || reads[j].2;
+                    // Read in separate critical sections: one value left its region and the
+                    // other did not, or they left at different places. Two values still
+                    // inside, or that left one region together, were read in one.
+                    let split = reads[i].2 != reads[j].2 || reads[i].2 == MIXED;
                     if self.out.combines.len() < 4 * MAX_LIST
                         && self.combined.insert((x.var, y.var, split))
                     {
