@@ -425,6 +425,10 @@ struct Run<'a> {
     held: Vec<u32>,
     combined: FxHashSet<(Var, Var, bool)>,
     flowed: u64,
+    /// Sources that are references read from a field of this method in one of its regions.
+    objects: u64,
+    /// The variables this method writes in each of its own regions, `(var, site)` (every pass).
+    region_writes: FxHashSet<(Var, u32)>,
     /// The sources each compare-and-set style call (by site) compared with the current state.
     checked: FxHashMap<u32, u64>,
     /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
@@ -697,6 +701,17 @@ impl Run<'_> {
                 _ => continue,
             };
             let check = data & (1 << b) == 0;
+            // An object read from a field and replaced in the same region (`n = head; head =
+            // null;`: the list detached) is taken out, this thread's own, like the element a
+            // `poll()` hands over: a decision on it is not a stale look at the field. (Written
+            // back as data, it still overwrites what others put there meanwhile.)
+            if check
+                && self.objects & (1 << b) != 0
+                && src.node == self.node
+                && self.region_writes.contains(&(src.var, src.site))
+            {
+                continue;
+            }
             let superseded = if check {
                 rechecked.contains(&src.var)
             } else {
@@ -1299,7 +1314,12 @@ impl Analysis for Run<'_> {
                         if cx.record {
                             self.access(at, var, READ, None);
                         }
-                        v = v.or(self.read(at, var, cx.region, None));
+                        let read = self.read(at, var, cx.region, None);
+                        let desc = &self.class.member(r).desc;
+                        if desc.starts_with('L') || desc.starts_with('[') {
+                            self.objects |= read.src & self.atomic;
+                        }
+                        v = v.or(read);
                     }
                     v.field = field;
                     v
@@ -1326,6 +1346,10 @@ impl Analysis for Run<'_> {
                             Op::PutField(_) => union(inputs.get(1..).unwrap_or(&[])),
                             _ => union(inputs),
                         };
+                        if let (Some(var), Some(site)) = (self.field_var(r).0, Self::own(cx.region))
+                        {
+                            self.region_writes.insert((var, site));
+                        }
                         if let (Some(var), true) = (self.field_var(r).0, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
@@ -1442,6 +1466,8 @@ fn analyse(
         held: Vec::new(),
         combined: FxHashSet::default(),
         flowed: 0,
+        objects: 0,
+        region_writes: FxHashSet::default(),
         checked: FxHashMap::default(),
         outcome_tested: FxHashSet::default(),
         out: NodeOut::default(),
