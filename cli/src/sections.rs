@@ -378,7 +378,7 @@ fn finding_section(program: &Program, d: &Diagnostic, origin: &str) -> Option<Se
         .rev()
         .find(|&i| match code.insns[i as usize].op {
             Op::GetField(r) | Op::GetStatic(r) => {
-                i == read_at || class.member(r).desc.starts_with(['L', '['])
+                i == read_at || crate::bytecode::is_reference(&class.member(r).desc)
             }
             _ => false,
         })?;

@@ -439,6 +439,11 @@ pub enum Cond {
     Other,
 }
 
+/// Whether a field or return type descriptor is a reference (an object or an array).
+pub fn is_reference(desc: &str) -> bool {
+    desc.starts_with(['L', '['])
+}
+
 /// Whether every parameter of a method descriptor is a reference (an object or an array).
 pub fn reference_params_only(desc: &str) -> bool {
     let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {

@@ -425,7 +425,7 @@ struct Run<'a> {
     held: Vec<u32>,
     combined: FxHashSet<(Var, Var, bool)>,
     flowed: u64,
-    /// Sources that are references read from a field of this method in one of its regions.
+    /// Sources that are references this method reads from a field in one of its own regions.
     objects: u64,
     /// The variables this method writes in each of its own regions, `(var, site)` (every pass).
     region_writes: FxHashSet<(Var, u32)>,
@@ -707,7 +707,6 @@ impl Run<'_> {
             // back as data, it still overwrites what others put there meanwhile.)
             if check
                 && self.objects & (1 << b) != 0
-                && src.node == self.node
                 && self.region_writes.contains(&(src.var, src.site))
             {
                 continue;
@@ -1038,7 +1037,7 @@ impl Run<'_> {
                 .descriptor
                 .rsplit(')')
                 .next()
-                .is_some_and(|r| r.starts_with('L') || r.starts_with('['));
+                .is_some_and(crate::bytecode::is_reference);
             let taken = |g: &GAccess| {
                 object
                     && s.writes
@@ -1315,8 +1314,7 @@ impl Analysis for Run<'_> {
                             self.access(at, var, READ, None);
                         }
                         let read = self.read(at, var, cx.region, None);
-                        let desc = &self.class.member(r).desc;
-                        if desc.starts_with('L') || desc.starts_with('[') {
+                        if crate::bytecode::is_reference(&self.class.member(r).desc) {
                             self.objects |= read.src & self.atomic;
                         }
                         v = v.or(read);
@@ -1346,11 +1344,11 @@ impl Analysis for Run<'_> {
                             Op::PutField(_) => union(inputs.get(1..).unwrap_or(&[])),
                             _ => union(inputs),
                         };
-                        if let (Some(var), Some(site)) = (self.field_var(r).0, Self::own(cx.region))
-                        {
+                        let var = self.field_var(r).0;
+                        if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
                             self.region_writes.insert((var, site));
                         }
-                        if let (Some(var), true) = (self.field_var(r).0, cx.record) {
+                        if let (Some(var), true) = (var, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = value.or(self.ctl_flow(ctl));
                             self.write(at, var, w, value.data, cx.region, self.loc(at), false);
