@@ -603,9 +603,11 @@ impl Analysis for ClockReturns {
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
 }
 
-/// The locks every caller holds when it calls a method that only its own class can call: a
-/// `private` or package-private method, called only from its class (on `this`, for an instance
-/// method), never captured as a lambda or method reference. A helper whose every caller holds
+/// The locks every caller holds when it calls a method that only its own class calls: a
+/// `private`, package-private or `protected` method, called only from its class (on `this`, for
+/// an instance method), never captured as a lambda or method reference. (A protected method is
+/// an extension point for subclasses, not an entry of the library's callers, as in the open
+/// world of the whole-program rules; a call from a subclass in the program disqualifies it.) A helper whose every caller holds
 /// the lock runs with it held: acquiring it again is re-entry, and a value it reads and uses is
 /// inside that one critical section.
 ///
@@ -629,7 +631,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                         })
                     };
                     (m.code.is_some()
-                        && m.access & (acc::PUBLIC | acc::PROTECTED) == 0
+                        && m.access & acc::PUBLIC == 0
                         && !matches!(&*m.name, "<init>" | "<clinit>")
                         && !captured())
                     .then_some(MethodId {

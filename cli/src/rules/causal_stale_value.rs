@@ -121,10 +121,11 @@ pub fn check(
             let Some(ws) = ws else {
                 continue;
             };
+            let home = crate::whole::causal::var_class(&v.fields, f.src.var);
             let writer = runners.iter().find_map(|&a| {
                 ws.iter()
                     .copied()
-                    .find(|&b| crate::whole::threads::concurrent(&v.threads, a, b))
+                    .find(|&b| crate::whole::threads::conflict(&v.threads, a, b, home))
             });
             let Some(writer) = writer else { continue };
             // An index checked against a size is a new shape to the user: reported when the
@@ -259,6 +260,16 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             line_in(p, mid, left),
             site(left),
             format!("the value leaves {r1} here; {writer_name} may write {what} from now on"),
+        ));
+    }
+    if f.unlocked && f.enter_site == f.entry_at && f.src.loc.method == mid {
+        // Read without the lock and used by a callee's critical section: the value is open to
+        // the writer from the read on.
+        steps.push(Step::here(
+            StepKind::Stale,
+            read_line,
+            site(f.src.loc.at),
+            format!("no lock is held from here until the value is used; {writer_name} may write {what} in between"),
         ));
     }
     if f.enter_site != f.entry_at {

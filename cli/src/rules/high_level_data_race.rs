@@ -54,10 +54,6 @@ struct Violation {
     kind: Kind,
 }
 
-fn concurrent(v: &Views, a: u32, b: u32) -> bool {
-    crate::whole::threads::concurrent(&v.threads, a, b)
-}
-
 fn subset(a: &[Var], b: &[Var]) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
@@ -288,7 +284,7 @@ fn check_class(
                 members2[0]
             } else if let Some(&other) = members1.get(1) {
                 other
-            } else if concurrent(v, p1, p1) {
+            } else if crate::whole::threads::conflict(&v.threads, p1, p1, class) {
                 p1
             } else {
                 continue;

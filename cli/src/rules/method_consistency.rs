@@ -32,10 +32,11 @@ struct Violation {
     writer: usize,
 }
 
-fn concurrent(v: &Views, a: &[u32], b: &[u32]) -> bool {
+/// Whether a thread of `a` and one of `b` can touch one object's fields of `class` at once.
+fn concurrent(v: &Views, a: &[u32], b: &[u32], class: u32) -> bool {
     a.iter().any(|&x| {
         b.iter()
-            .any(|&y| crate::whole::threads::concurrent(&v.threads, x, y))
+            .any(|&y| crate::whole::threads::conflict(&v.threads, x, y, class))
     })
 }
 
@@ -139,10 +140,9 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
         }
     }
     let concurrent_writer = |threads: &[u32], f: FieldId| {
-        writers
-            .get(&f)?
-            .iter()
-            .find_map(|&(s, w)| concurrent(v, threads, sets[s as usize]).then_some(w))
+        writers.get(&f)?.iter().find_map(|&(s, w)| {
+            concurrent(v, threads, sets[s as usize], v.fields.owner(f).0).then_some(w)
+        })
     };
     let near = Near::new(v, &lv_slots, &free_slot);
     type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize)>>;
@@ -226,8 +226,9 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                         &concurrent_writer,
                         &together,
                         threads,
+                        class,
                     )
-                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads));
+                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads, class));
                     if let Some((pair, writer)) = hit {
                         found.entry(class).or_default().push((n, pair, writer));
                     }
@@ -577,6 +578,7 @@ fn shares(a: &FieldSet, b: &FieldSet) -> bool {
 /// Two sections the method enters whose views do not nest, over related fields (a field in
 /// common, or a lock view of a concurrent thread that writes fields of both), with a field a
 /// concurrent thread writes. Returns the pair and the writing node.
+#[allow(clippy::too_many_arguments)]
 fn entered_break(
     v: &Views,
     slot_sets: &[(u32, FieldSet)],
@@ -585,6 +587,7 @@ fn entered_break(
     concurrent_writer: &impl Fn(&[u32], FieldId) -> Option<usize>,
     together: &impl Fn(&Entered, &Entered) -> bool,
     threads: &[u32],
+    class: u32,
 ) -> Option<((Section, Section), usize)> {
     run.iter().enumerate().find_map(|(i, x)| {
         run[i + 1..].iter().find_map(|y| {
@@ -609,7 +612,7 @@ fn entered_break(
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
-                                && concurrent_view(v, threads, ids).is_some()
+                                && concurrent_view(v, threads, ids, class).is_some()
                         })
                     })
                 };
@@ -634,18 +637,18 @@ fn entered_break(
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
-                concurrent_view(v, threads, ids).map(|lv| v.lock_views[lv].node)
+                concurrent_view(v, threads, ids, class).map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
         })
     })
 }
 
-/// The first of lock views `ids` that a thread concurrent to `threads` runs.
-fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize]) -> Option<usize> {
+/// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs.
+fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize], class: u32) -> Option<usize> {
     ids.iter()
         .copied()
-        .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node]))
+        .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node], class))
 }
 
 /// A section the method enters and a lock view of a concurrent thread that writes a field in
@@ -657,6 +660,7 @@ fn foreign_break(
     views: &ClassViews,
     scope: &[u32],
     threads: &[u32],
+    class: u32,
 ) -> Option<((Section, Section), usize)> {
     views.iter().find_map(|(set, ids)| {
         let inter: FieldSet = set
@@ -677,7 +681,7 @@ fn foreign_break(
                 written && !subset(a, &inter) && !subset(&inter, a)
             })?
             .sec;
-        let lv = concurrent_view(v, threads, ids)?;
+        let lv = concurrent_view(v, threads, ids, class)?;
         Some(((ea, Section::View(lv as u32)), v.lock_views[lv].node))
     })
 }

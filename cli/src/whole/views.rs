@@ -928,6 +928,7 @@ mod tests {
             entries: entries.iter().map(|&e| node(e).method).collect(),
             many: false,
             programs: Vec::new(),
+            own: Vec::new(),
         };
         let threads = vec![
             thread(&[0]),
