@@ -114,6 +114,40 @@ impl Cfg {
         }
     }
 
+    /// Whether instruction `b` can run after instruction `a` in one run of the method (normal and
+    /// exception edges).
+    pub fn can_follow(&self, a: u32, b: u32) -> bool {
+        let cfg = self;
+        let (Some(&ba), Some(&bb)) = (cfg.block_of.get(a as usize), cfg.block_of.get(b as usize))
+        else {
+            return true;
+        };
+        if ba == bb && a <= b {
+            return true;
+        }
+        let mut seen = vec![false; cfg.blocks.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        let push_from = |blk: u32, stack: &mut Vec<u32>| {
+            let block = &cfg.blocks[blk as usize];
+            stack.extend(block.succs.iter().copied());
+            for i in block.start..block.end {
+                if let Some(h) = cfg.handlers_at.get(i as usize) {
+                    stack.extend(h.iter().copied());
+                }
+            }
+        };
+        push_from(ba, &mut stack);
+        while let Some(x) = stack.pop() {
+            if x == bb {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[x as usize], true) {
+                push_from(x, &mut stack);
+            }
+        }
+        false
+    }
+
     /// Blocks in reverse post-order from the entry (unreachable blocks last), a good worklist
     /// order for forward problems.
     pub fn reverse_post_order(&self) -> Vec<u32> {

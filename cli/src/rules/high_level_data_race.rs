@@ -32,8 +32,15 @@ struct ClassView {
     view: usize,
     reads: Vec<Var>,
     writes: Vec<Var>,
+    /// Other views with the same accesses to the class, run by the same threads (folded into
+    /// this one; a few kept): where the representative cannot be reported, one of them may be.
+    also: Vec<usize>,
 }
 
+/// Most folded views kept per class view ([`ClassView::also`]).
+const MAX_ALSO: usize = 8;
+
+#[derive(Clone, Copy)]
 enum Kind {
     /// Read overlaps not forming a chain, with a common correlation of `x` and `y`.
     Read { x: Var, y: Var },
@@ -41,6 +48,7 @@ enum Kind {
     Write,
 }
 
+#[derive(Clone)]
 struct Violation {
     class: u32,
     p1: u32,
@@ -351,6 +359,8 @@ pub fn check(
         })
         .collect();
     let mut first_of: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    // The views found equal to each kept one (a few).
+    let mut equal_to: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     let mut repeated = 0usize;
     for (i, rv) in g.views.iter().enumerate() {
         let runners = &v.reached_by[rv.node][..];
@@ -362,8 +372,12 @@ pub fn check(
             let o = &g.views[*k];
             o.reads == rv.reads && o.writes == rv.writes && *v.reached_by[o.node] == *runners
         };
-        if firsts.iter().any(same) {
+        if let Some(&k) = firsts.iter().find(|k| same(k)) {
             repeated += 1;
+            let e = equal_to.entry(k).or_default();
+            if e.len() < MAX_ALSO {
+                e.push(i);
+            }
             continue;
         }
         firsts.push(i);
@@ -401,19 +415,27 @@ pub fn check(
             tid.hash(&mut h);
             let list = by_class.entry(c).or_default();
             let bucket = seen.entry((c, crate::fxhash::mix(h.finish()))).or_default();
-            let dup = bucket.iter().any(|&k| {
+            let dup = bucket.iter().copied().find(|&k| {
                 let cv: &ClassView = &list[k];
                 cv.reads == reads
                     && cv.writes == writes
                     && *v.reached_by[g.views[cv.view].node] == *runners
             });
-            if !dup {
-                bucket.push(list.len());
-                list.push(ClassView {
-                    view: i,
-                    reads: reads.to_vec(),
-                    writes: writes.to_vec(),
-                });
+            match dup {
+                Some(k) => {
+                    if list[k].also.len() < MAX_ALSO {
+                        list[k].also.push(i);
+                    }
+                }
+                None => {
+                    bucket.push(list.len());
+                    list.push(ClassView {
+                        view: i,
+                        reads: reads.to_vec(),
+                        writes: writes.to_vec(),
+                        also: Vec::new(),
+                    });
+                }
             }
         }
     }
@@ -453,11 +475,40 @@ pub fn check(
     let mut out = Vec::new();
     // Where each violation is reported does not depend on the others: found in parallel, then
     // kept in order (the first per method and class).
-    let located: Vec<Option<(usize, Option<Combine>)>> =
-        violations.par_iter().map(|x| locate(v, g, x)).collect();
+    // Each view a violation names, with the views folded into it: the same update made
+    // elsewhere (a method that splits it, beside one whose branches exclude each other).
+    let alternatives = |class: u32, view: usize| -> Vec<usize> {
+        let mut out = vec![view];
+        if let Some(cv) = by_class
+            .get(&class)
+            .and_then(|l| l.iter().find(|cv| cv.view == view))
+        {
+            out.extend(cv.also.iter().copied());
+        }
+        let folded: Vec<usize> = out
+            .iter()
+            .filter_map(|k| equal_to.get(k))
+            .flatten()
+            .copied()
+            .collect();
+        out.extend(folded);
+        out
+    };
+    let located: Vec<Option<Located>> = violations
+        .par_iter()
+        .map(|x| locate(p, v, g, x, &alternatives))
+        .collect();
     for (x, at) in violations.iter().zip(located) {
-        let Some((node, witness)) = at else {
+        let Some((node, witness, pair)) = at else {
             continue;
+        };
+        let moved;
+        let x = match pair {
+            Some((a, b)) if (a, b) != (x.a, x.b) => {
+                moved = Violation { a, b, ..x.clone() };
+                &moved
+            }
+            _ => x,
         };
         let method = v.nodes[node].method;
         if p.class(method.class).library || !reported.insert((method, x.class)) {
@@ -474,7 +525,17 @@ pub fn check(
 }
 
 /// The method of `p2` that executes both views (and, for reads, the combination).
-fn locate(v: &Views, g: &CausalGraph, x: &Violation) -> Option<(usize, Option<Combine>)> {
+/// Where a violation is reported: the node, the combination that witnesses a read violation,
+/// and for a write violation the two views (the violation's, or views folded into them).
+type Located = (usize, Option<Combine>, Option<(usize, usize)>);
+
+fn locate(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    x: &Violation,
+    alternatives: &(dyn Fn(u32, usize) -> Vec<usize> + Sync),
+) -> Option<Located> {
     match x.kind {
         Kind::Read { x: a, y: b } => {
             // Only a method that takes the pair apart (reads it in separate critical sections)
@@ -489,12 +550,41 @@ fn locate(v: &Views, g: &CausalGraph, x: &Violation) -> Option<(usize, Option<Co
                 .iter()
                 .find(|(n, _)| v.reached_by[*n].contains(&x.p2))
                 .or_else(|| ws.first())?;
-            Some((*node, Some(*c)))
+            Some((*node, Some(*c), None))
         }
         Kind::Write => {
-            let na = g.views[x.a].node;
-            let nb = g.views[x.b].node;
-            common_caller(g, na, nb).map(|n| (n, None))
+            // The two updates must both happen in one run of the method: regions in exclusive
+            // branches (`if (up) { .. hi = v; } else { .. lo = v; }`) update one field each
+            // time, never the pair apart. The first pair of the views (or of views equal to
+            // them) that a method runs one after the other is where the update is split.
+            // The violation's own pair first (located as before, at the lowest common caller);
+            // then pairs of views folded into them that one method enters itself, one after
+            // the other (two regions of its own: a caller high above two unrelated views, or a
+            // region whose scope holds the other, is not a split update).
+            let (la, lb) = (alternatives(x.class, x.a), alternatives(x.class, x.b));
+            let own_pair = |a: usize, b: usize| {
+                let (va, vb) = (&g.views[a], &g.views[b]);
+                (a, b) == (x.a, x.b) || (va.node == vb.node && va.site != vb.site)
+            };
+            let mut pairs: Vec<(usize, usize)> = la
+                .iter()
+                .flat_map(|&a| lb.iter().map(move |&b| (a, b)))
+                .filter(|&(a, b)| own_pair(a, b))
+                .collect();
+            pairs.sort_by_key(|&pair| pair != (x.a, x.b));
+            pairs.iter().find_map(|&(a, b)| {
+                let n = common_caller(g, g.views[a].node, g.views[b].node)?;
+                let (ea, eb) = (entry_to(v, g, n, a, None), entry_to(v, g, n, b, None));
+                if let (Some(ea), Some(eb)) = (ea, eb) {
+                    if let Some(code) = p.method(v.nodes[n].method).code.as_ref() {
+                        let cfg = crate::bytecode::cfg::Cfg::build(code);
+                        if ea != eb && !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {
+                            return None;
+                        }
+                    }
+                }
+                Some((n, None, Some((a, b))))
+            })
         }
     }
 }

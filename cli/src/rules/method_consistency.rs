@@ -205,7 +205,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                         !x.exclusive(y)
                             && match (cfg.as_ref(), x.anchor(v, n), y.anchor(v, n)) {
                                 (Some(cfg), Some(a), Some(b)) => {
-                                    can_follow(cfg, a, b) || can_follow(cfg, b, a)
+                                    cfg.can_follow(a, b) || cfg.can_follow(b, a)
                                 }
                                 _ => true,
                             }
@@ -372,39 +372,6 @@ impl Entered {
             Section::Free(m, at) => (m as usize == n).then_some(at),
         }
     }
-}
-
-/// Whether instruction `b` can run after instruction `a` in one run of the method (normal and
-/// exception edges).
-fn can_follow(cfg: &Cfg, a: u32, b: u32) -> bool {
-    let (Some(&ba), Some(&bb)) = (cfg.block_of.get(a as usize), cfg.block_of.get(b as usize))
-    else {
-        return true;
-    };
-    if ba == bb && a <= b {
-        return true;
-    }
-    let mut seen = vec![false; cfg.blocks.len()];
-    let mut stack: Vec<u32> = Vec::new();
-    let push_from = |blk: u32, stack: &mut Vec<u32>| {
-        let block = &cfg.blocks[blk as usize];
-        stack.extend(block.succs.iter().copied());
-        for i in block.start..block.end {
-            if let Some(h) = cfg.handlers_at.get(i as usize) {
-                stack.extend(h.iter().copied());
-            }
-        }
-    };
-    push_from(ba, &mut stack);
-    while let Some(x) = stack.pop() {
-        if x == bb {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[x as usize], true) {
-            push_from(x, &mut stack);
-        }
-    }
-    false
 }
 
 /// How deep in the call tree below a method a critical section still counts as one the method
