@@ -143,6 +143,9 @@ pub struct Summary {
     pub plain_checked: Vec<(Var, Loc)>,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
+    /// Accesses of its own regions made on a field of the object a parameter holds, with that
+    /// slot + 1 (`this.count.get()`: slot 0): the caller tells which object its argument is.
+    pub bases: Vec<(GAccess, u8)>,
     /// Writes outside every region made by the implementations of a virtual call on a
     /// parameter (`visitor.visit(..)`): `(slot, class of the implementation, variable, where,
     /// re-checked)`. Which of them runs is decided by the object a caller passes: a caller that
@@ -297,6 +300,10 @@ pub struct Val {
     /// The class of the object this method allocated (`new C`), as its index + 1; 0 unknown:
     /// a callee's virtual call on it goes to that class's method alone.
     alloc: u32,
+    /// A reference read from a field of the object a parameter holds, as its slot + 1 (slot 0:
+    /// `this`); 0 unknown. The thread-safe object it is belongs to that object
+    /// ([`Run::src_on`]).
+    base: u8,
 }
 
 impl Val {
@@ -310,6 +317,7 @@ impl Val {
             field: 0,
             local: false,
             alloc: 0,
+            base: 0,
         }
     }
 
@@ -331,6 +339,7 @@ impl Val {
             field: if self.field == o.field { self.field } else { 0 },
             local: self.local && o.local,
             alloc: if self.alloc == o.alloc { self.alloc } else { 0 },
+            base: if self.base == o.base { self.base } else { 0 },
         }
     }
 
@@ -377,6 +386,8 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
 const PARAMS: usize = 16;
 const PARAM_MASK: u64 = (1 << PARAMS) - 1;
 const NO_LEFT: u32 = u32::MAX;
+/// [`Run::src_on`] of a source not read yet.
+const UNSET: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug)]
 enum Src {
@@ -433,6 +444,9 @@ struct Run<'a> {
     checked: FxHashMap<u32, u64>,
     /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
     outcome_tested: FxHashSet<u32>,
+    /// The object each source read a field of: a parameter's slot + 1 (slot 0: `this`), 0
+    /// unknown (or several), [`UNSET`] before its first read.
+    src_on: [u8; 64],
     out: NodeOut,
 }
 
@@ -475,6 +489,7 @@ impl Run<'_> {
             field: 0,
             local: false,
             alloc: 0,
+            base: 0,
         }
     }
 
@@ -518,6 +533,23 @@ impl Run<'_> {
         site.filter(|&s| s != CALLER_SITE)
     }
 
+    /// Sources `mask` read a field of the object in slot `on - 1` (0: unknown).
+    fn mark_on(&mut self, mask: u64, on: u8) {
+        for b in bits(mask) {
+            let cur = &mut self.src_on[b];
+            *cur = if *cur == UNSET || *cur == on { on } else { 0 };
+        }
+    }
+
+    /// Whether source `b` was read from another object than the one written (`on`): both
+    /// known, as different parameters (`this.add(other.samples.get(i))`). The same field of two
+    /// objects is one variable; a value of one object's state copied into the other's is not
+    /// a stale value of either.
+    fn other_object(&self, b: usize, on: u8) -> bool {
+        let from = self.src_on[b];
+        on != 0 && from != 0 && from != UNSET && from != on
+    }
+
     /// A read of `var` at `at`: atomic inside an own region, else plain.
     fn read(&mut self, at: u32, var: Var, region: Option<u32>, outer: Option<u32>) -> Val {
         match Self::own(region) {
@@ -532,11 +564,7 @@ impl Run<'_> {
                 Val {
                     src: bit,
                     data: bit,
-                    left: 0,
-                    again: 0,
-                    field: 0,
-                    local: false,
-                    alloc: 0,
+                    ..Val::default()
                 }
             }
             None => {
@@ -547,11 +575,7 @@ impl Run<'_> {
                 Val {
                     src: bit,
                     data: bit,
-                    left: 0,
-                    again: 0,
-                    field: 0,
-                    local: false,
-                    alloc: 0,
+                    ..Val::default()
                 }
             }
         }
@@ -650,8 +674,9 @@ impl Run<'_> {
     /// A value this method read outside every region (a check made without the lock, with no
     /// caller holding one either) is stale from the start: it makes an edge into a region that
     /// writes the variable just the same.
-    fn flow(&mut self, v: Val, data: u64, dst: GAccess, entry_at: u32, enter_site: u32) {
-        self.flow_into(v, data, dst, entry_at, enter_site, false);
+    /// `on`: the object written, as in [`Run::src_on`].
+    fn flow(&mut self, v: Val, data: u64, dst: GAccess, on: u8, entry_at: u32, enter_site: u32) {
+        self.flow_into(v, data, (dst, on), entry_at, enter_site, false);
     }
 
     /// [`Self::flow`]; `index`: the destination is an access by index, not a write (it takes
@@ -660,7 +685,7 @@ impl Run<'_> {
         &mut self,
         v: Val,
         data: u64,
-        dst: GAccess,
+        (dst, on): (GAccess, u8),
         entry_at: u32,
         enter_site: u32,
         index: bool,
@@ -716,7 +741,11 @@ impl Run<'_> {
             } else {
                 current.contains(&src.var)
             };
-            if src.var != dst.var || superseded || self.decided_by_outcome(entry_at, b, src.var) {
+            if src.var != dst.var
+                || superseded
+                || self.other_object(b, on)
+                || self.decided_by_outcome(entry_at, b, src.var)
+            {
                 continue;
             }
             if !index {
@@ -781,7 +810,7 @@ impl Run<'_> {
         &mut self,
         at: u32,
         var: Var,
-        v: Val,
+        (v, on): (Val, u8),
         data: u64,
         region: Option<u32>,
         loc: Loc,
@@ -796,7 +825,10 @@ impl Run<'_> {
                     site,
                     loc,
                 };
-                self.flow(v, data, dst, at, site);
+                self.flow(v, data, dst, on, at, site);
+                if on != 0 {
+                    push_capped(&mut self.out.summary.bases, (dst, on));
+                }
                 push_capped(&mut self.out.summary.writes, dst);
                 push_capped(&mut self.out.summary.updated, var);
                 if checked {
@@ -871,6 +903,7 @@ impl Run<'_> {
         let var = inputs
             .first()
             .and_then(|recv| self.derived_var(recv.field, STATE));
+        let on = inputs.first().map_or(0, |recv| recv.base);
         let data = union(inputs.get(1..).unwrap_or(&[]));
         if kind == RegionCall::Validating {
             *self.checked.entry(cx.at).or_default() |= union(inputs).src;
@@ -904,7 +937,10 @@ impl Run<'_> {
                 // stale value or stale decision reaches it, here or in a caller. A
                 // single-writer publication (`lazySet`) writes the writer's own value.
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
-                    self.flow(flowing, data.data, dst, cx.at, cx.at);
+                    self.flow(flowing, data.data, dst, on, cx.at, cx.at);
+                    if on != 0 {
+                        push_capped(&mut self.out.summary.bases, (dst, on));
+                    }
                     push_capped(&mut self.out.summary.writes, dst);
                     if self.looks_at(ctl, var) {
                         push_capped(&mut self.out.summary.self_checked, dst);
@@ -923,7 +959,7 @@ impl Run<'_> {
                     site: cx.at,
                     loc: self.loc(cx.at),
                 };
-                self.flow_into(self.ctl_flow(ctl), 0, dst, cx.at, cx.at, true);
+                self.flow_into(self.ctl_flow(ctl), 0, (dst, on), cx.at, cx.at, true);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -936,6 +972,10 @@ impl Run<'_> {
                     loc: self.loc(cx.at),
                 };
                 let bit = self.source((cx.at, 0), Src::Atomic(g), Some(outer.unwrap_or(cx.at)));
+                self.mark_on(bit, on);
+                if on != 0 && cx.record {
+                    push_capped(&mut self.out.summary.bases, (g, on));
+                }
                 result.src |= bit;
                 result.data |= bit;
             } else if cx.produces
@@ -1013,6 +1053,16 @@ impl Run<'_> {
             return v;
         }
         let outer = Self::own(cx.caller_region);
+        // The object a callee's access is made on, in this method's terms: the callee's
+        // parameter slot it names, when this method passes one of its own there.
+        let on_arg = |s: &Summary, g: &GAccess| -> u8 {
+            s.bases
+                .iter()
+                .find(|(x, _)| x == g)
+                .and_then(|&(_, on)| inputs.get(usize::from(on) - 1))
+                .and_then(|a| pure_param(*a))
+                .map_or(0, |slot| slot + 1)
+        };
         // Every caller holds a lock around this whole method (an entry lock, or `this` held by
         // the caller) and no region of its own is open at the call: what the callee read in
         // its regions stays inside that enclosing region here, as a library call's snapshot
@@ -1054,6 +1104,7 @@ impl Run<'_> {
                     Src::Atomic(*g),
                     if enclosed { Some(CALLER_SITE) } else { outer },
                 );
+                self.mark_on(bit, on_arg(s, g));
                 k += 1;
                 // The callee also writes what it read (`tryAcquire()`, `acquire()` that
                 // checks a bound and increments): its result reports its own update.
@@ -1134,7 +1185,8 @@ impl Run<'_> {
                         } else {
                             arg(slot).or(fctl)
                         };
-                        self.flow(decided, arg(slot).data, w, cx.at, cx.at);
+                        let on = on_arg(s, &w);
+                        self.flow(decided, arg(slot).data, w, on, cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
@@ -1152,7 +1204,7 @@ impl Run<'_> {
                 }
                 for &w in &s.writes {
                     if w.node == callee && !rechecked(&w) {
-                        self.flow(fctl, 0, w, cx.at, cx.at);
+                        self.flow(fctl, 0, w, on_arg(s, &w), cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                 }
@@ -1182,7 +1234,7 @@ impl Run<'_> {
                         }
                         _ => {
                             let v = if checked { Val::default() } else { fctl };
-                            self.write(cx.at, var, v, 0, outer, loc, checked);
+                            self.write(cx.at, var, (v, 0), 0, outer, loc, checked);
                         }
                     }
                 }
@@ -1196,7 +1248,7 @@ impl Run<'_> {
                     } else {
                         arg(slot).or(fctl)
                     };
-                    self.write(cx.at, var, v, arg(slot).data, outer, loc, checked);
+                    self.write(cx.at, var, (v, 0), arg(slot).data, outer, loc, checked);
                 }
                 for &(var, loc) in &s.plain_writes {
                     if dispatch_on.is_some() {
@@ -1204,7 +1256,7 @@ impl Run<'_> {
                     }
                     let checked = s.plain_checked.contains(&(var, loc));
                     let v = if checked { Val::default() } else { fctl };
-                    self.write(cx.at, var, v, 0, outer, loc, checked);
+                    self.write(cx.at, var, (v, 0), 0, outer, loc, checked);
                 }
                 for &(i, j) in &s.param_pairs {
                     let v = arg(i).or(arg(j));
@@ -1231,11 +1283,7 @@ impl Analysis for Run<'_> {
         Val {
             src,
             data: src,
-            left: 0,
-            again: 0,
-            field: 0,
-            local: false,
-            alloc: 0,
+            ..Val::default()
         }
     }
 
@@ -1308,18 +1356,35 @@ impl Analysis for Run<'_> {
                         matches!(op, Op::GetField(_)) && inputs.first().is_some_and(|o| o.local);
                     let (var, field) = self.field_var(r);
                     let var = var.filter(|_| !on_local);
+                    // The object whose field this is, when it is a parameter's (or `this`).
+                    let on = match op {
+                        Op::GetField(_) => inputs.first().and_then(|o| pure_param(*o)),
+                        _ => None,
+                    }
+                    .map_or(0, |slot| slot + 1);
                     let mut v = ctl;
                     if let Some(var) = var {
                         if cx.record {
                             self.access(at, var, READ, None);
                         }
                         let read = self.read(at, var, cx.region, None);
+                        self.mark_on(read.src, on);
+                        if let (Some(site), true) = (Self::own(cx.region), on != 0 && cx.record) {
+                            let g = GAccess {
+                                var,
+                                node: self.node,
+                                site,
+                                loc: self.loc(at),
+                            };
+                            push_capped(&mut self.out.summary.bases, (g, on));
+                        }
                         if crate::bytecode::is_reference(&self.class.member(r).desc) {
                             self.objects |= read.src & self.atomic;
                         }
                         v = v.or(read);
                     }
                     v.field = field;
+                    v.base = on;
                     v
                 }
                 Op::ArrayLoad(_) => {
@@ -1348,9 +1413,14 @@ impl Analysis for Run<'_> {
                         if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
                             self.region_writes.insert((var, site));
                         }
+                        let on = match op {
+                            Op::PutField(_) => inputs.first().and_then(|o| pure_param(*o)),
+                            _ => None,
+                        }
+                        .map_or(0, |slot| slot + 1);
                         if let (Some(var), true) = (var, cx.record) {
                             self.access(at, var, WRITE, None);
-                            let w = value.or(self.ctl_flow(ctl));
+                            let w = (value.or(self.ctl_flow(ctl)), on);
                             self.write(at, var, w, value.data, cx.region, self.loc(at), false);
                             self.define(at, value.or(ctl), Some(var));
                         }
@@ -1360,7 +1430,7 @@ impl Analysis for Run<'_> {
                         let value = union(inputs.get(1..).unwrap_or(&[]));
                         if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
                             self.access(at, var, WRITE, None);
-                            let w = value.or(self.ctl_flow(ctl));
+                            let w = (value.or(self.ctl_flow(ctl)), 0);
                             self.write(at, var, w, value.data, cx.region, self.loc(at), false);
                             self.define(at, value.or(ctl), Some(var));
                         }
@@ -1456,6 +1526,7 @@ fn analyse(
         keys: FxHashMap::default(),
         exit_mask: FxHashMap::default(),
         left_at: [NO_LEFT; 64],
+        src_on: [UNSET; 64],
         atomic: 0,
         imported: 0,
         own_outcome: 0,
