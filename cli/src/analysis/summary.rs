@@ -607,9 +607,9 @@ impl Analysis for ClockReturns {
 /// `private`, package-private or `protected` method, called only from its class (on `this`, for
 /// an instance method), never captured as a lambda or method reference. (A protected method is
 /// an extension point for subclasses, not an entry of the library's callers, as in the open
-/// world of the whole-program rules; a call from a subclass in the program disqualifies it.) A helper whose every caller holds
-/// the lock runs with it held: acquiring it again is re-entry, and a value it reads and uses is
-/// inside that one critical section.
+/// world of the whole-program rules; a call from a subclass in the program disqualifies it.) A
+/// helper whose every caller holds the lock runs with it held: acquiring it again is re-entry,
+/// and a value it reads and uses is inside that one critical section.
 ///
 /// The locks held at each call site come from one engine pass over the callers that take a lock
 /// of their own; a caller's own entry locks count at its call sites too (a fixpoint over the

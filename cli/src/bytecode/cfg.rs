@@ -117,21 +117,20 @@ impl Cfg {
     /// Whether instruction `b` can run after instruction `a` in one run of the method (normal and
     /// exception edges).
     pub fn can_follow(&self, a: u32, b: u32) -> bool {
-        let cfg = self;
-        let (Some(&ba), Some(&bb)) = (cfg.block_of.get(a as usize), cfg.block_of.get(b as usize))
+        let (Some(&ba), Some(&bb)) = (self.block_of.get(a as usize), self.block_of.get(b as usize))
         else {
             return true;
         };
         if ba == bb && a <= b {
             return true;
         }
-        let mut seen = vec![false; cfg.blocks.len()];
+        let mut seen = vec![false; self.blocks.len()];
         let mut stack: Vec<u32> = Vec::new();
         let push_from = |blk: u32, stack: &mut Vec<u32>| {
-            let block = &cfg.blocks[blk as usize];
+            let block = &self.blocks[blk as usize];
             stack.extend(block.succs.iter().copied());
             for i in block.start..block.end {
-                if let Some(h) = cfg.handlers_at.get(i as usize) {
+                if let Some(h) = self.handlers_at.get(i as usize) {
                     stack.extend(h.iter().copied());
                 }
             }

@@ -524,11 +524,11 @@ pub fn check(
     out
 }
 
-/// The method of `p2` that executes both views (and, for reads, the combination).
 /// Where a violation is reported: the node, the combination that witnesses a read violation,
 /// and for a write violation the two views (the violation's, or views folded into them).
 type Located = (usize, Option<Combine>, Option<(usize, usize)>);
 
+/// The method of `p2` that executes both views (and, for reads, the combination).
 fn locate(
     p: &Program,
     v: &Views,
@@ -555,12 +555,10 @@ fn locate(
         Kind::Write => {
             // The two updates must both happen in one run of the method: regions in exclusive
             // branches (`if (up) { .. hi = v; } else { .. lo = v; }`) update one field each
-            // time, never the pair apart. The first pair of the views (or of views equal to
-            // them) that a method runs one after the other is where the update is split.
-            // The violation's own pair first (located as before, at the lowest common caller);
-            // then pairs of views folded into them that one method enters itself, one after
-            // the other (two regions of its own: a caller high above two unrelated views, or a
-            // region whose scope holds the other, is not a split update).
+            // time, never the pair apart. The violation's own pair first, at the lowest common
+            // caller; then pairs of views folded into them that one method enters itself (two
+            // regions of its own: a caller high above two unrelated views, or a region whose
+            // scope holds the other, is not a split update).
             let (la, lb) = (alternatives(x.class, x.a), alternatives(x.class, x.b));
             let own_pair = |a: usize, b: usize| {
                 let (va, vb) = (&g.views[a], &g.views[b]);

@@ -367,6 +367,12 @@ fn pure_param(v: Val) -> Option<u8> {
         .then(|| v.src.trailing_zeros() as u8)
 }
 
+/// The object a value is, in [`Run::src_on`]'s terms: a parameter's slot + 1 when it is one
+/// parameter as passed in (slot 0: `this`), else 0 (unknown).
+fn object_on(v: Val) -> u8 {
+    pure_param(v).map_or(0, |slot| slot + 1)
+}
+
 fn union(inputs: &[Val]) -> Val {
     inputs.iter().fold(Val::default(), |a, &b| a.or(b))
 }
@@ -538,6 +544,13 @@ impl Run<'_> {
         for b in bits(mask) {
             let cur = &mut self.src_on[b];
             *cur = if *cur == UNSET || *cur == on { on } else { 0 };
+        }
+    }
+
+    /// Record for the callers that access `g` of an own region is made on the object `on`.
+    fn note_on(&mut self, g: GAccess, on: u8) {
+        if on != 0 {
+            push_capped(&mut self.out.summary.bases, (g, on));
         }
     }
 
@@ -826,9 +839,7 @@ impl Run<'_> {
                     loc,
                 };
                 self.flow(v, data, dst, on, at, site);
-                if on != 0 {
-                    push_capped(&mut self.out.summary.bases, (dst, on));
-                }
+                self.note_on(dst, on);
                 push_capped(&mut self.out.summary.writes, dst);
                 push_capped(&mut self.out.summary.updated, var);
                 if checked {
@@ -938,9 +949,7 @@ impl Run<'_> {
                 // single-writer publication (`lazySet`) writes the writer's own value.
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
                     self.flow(flowing, data.data, dst, on, cx.at, cx.at);
-                    if on != 0 {
-                        push_capped(&mut self.out.summary.bases, (dst, on));
-                    }
+                    self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
                     if self.looks_at(ctl, var) {
                         push_capped(&mut self.out.summary.self_checked, dst);
@@ -973,8 +982,8 @@ impl Run<'_> {
                 };
                 let bit = self.source((cx.at, 0), Src::Atomic(g), Some(outer.unwrap_or(cx.at)));
                 self.mark_on(bit, on);
-                if on != 0 && cx.record {
-                    push_capped(&mut self.out.summary.bases, (g, on));
+                if cx.record {
+                    self.note_on(g, on);
                 }
                 result.src |= bit;
                 result.data |= bit;
@@ -1060,8 +1069,7 @@ impl Run<'_> {
                 .iter()
                 .find(|(x, _)| x == g)
                 .and_then(|&(_, on)| inputs.get(usize::from(on) - 1))
-                .and_then(|a| pure_param(*a))
-                .map_or(0, |slot| slot + 1)
+                .map_or(0, |a| object_on(*a))
         };
         // Every caller holds a lock around this whole method (an entry lock, or `this` held by
         // the caller) and no region of its own is open at the call: what the callee read in
@@ -1358,10 +1366,9 @@ impl Analysis for Run<'_> {
                     let var = var.filter(|_| !on_local);
                     // The object whose field this is, when it is a parameter's (or `this`).
                     let on = match op {
-                        Op::GetField(_) => inputs.first().and_then(|o| pure_param(*o)),
-                        _ => None,
-                    }
-                    .map_or(0, |slot| slot + 1);
+                        Op::GetField(_) => inputs.first().map_or(0, |o| object_on(*o)),
+                        _ => 0,
+                    };
                     let mut v = ctl;
                     if let Some(var) = var {
                         if cx.record {
@@ -1369,14 +1376,14 @@ impl Analysis for Run<'_> {
                         }
                         let read = self.read(at, var, cx.region, None);
                         self.mark_on(read.src, on);
-                        if let (Some(site), true) = (Self::own(cx.region), on != 0 && cx.record) {
+                        if let (Some(site), true) = (Self::own(cx.region), cx.record) {
                             let g = GAccess {
                                 var,
                                 node: self.node,
                                 site,
                                 loc: self.loc(at),
                             };
-                            push_capped(&mut self.out.summary.bases, (g, on));
+                            self.note_on(g, on);
                         }
                         if crate::bytecode::is_reference(&self.class.member(r).desc) {
                             self.objects |= read.src & self.atomic;
@@ -1414,10 +1421,9 @@ impl Analysis for Run<'_> {
                             self.region_writes.insert((var, site));
                         }
                         let on = match op {
-                            Op::PutField(_) => inputs.first().and_then(|o| pure_param(*o)),
-                            _ => None,
-                        }
-                        .map_or(0, |slot| slot + 1);
+                            Op::PutField(_) => inputs.first().map_or(0, |o| object_on(*o)),
+                            _ => 0,
+                        };
                         if let (Some(var), true) = (var, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = (value.or(self.ctl_flow(ctl)), on);
