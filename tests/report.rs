@@ -1705,3 +1705,123 @@ fn every_physical_location_names_a_file_that_exists() {
         run.describe()
     );
 }
+
+/// Two pairs, each updated in two critical sections while a reader takes both in one: `lo` and
+/// `hi` depend on each other (`hi - lo` bounds the width written back), `a` and `b` do not.
+const PAIRS: &str = r#"package evidence;
+
+public final class Pairs {
+    private final Object lock = new Object();
+    private int lo;
+    private int hi = 10;
+    private int width = 10;
+    private int a;
+    private int b;
+
+    void set(int x, int y) {
+        synchronized (lock) {
+            lo = x;
+        }
+        synchronized (lock) {
+            hi = y;
+        }
+    }
+
+    void measure() {
+        synchronized (lock) {
+            width = hi - lo;
+        }
+    }
+
+    void setBoth(int x, int y) {
+        synchronized (lock) {
+            a = x;
+        }
+        synchronized (lock) {
+            b = y;
+        }
+    }
+
+    void copy() {
+        synchronized (lock) {
+            a = a + 0;
+            b = b + 0;
+        }
+    }
+
+    public static void main(String[] args) {
+        Pairs p = new Pairs();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> {
+                p.set(1, 2);
+                p.measure();
+                p.setBoth(3, 4);
+                p.copy();
+            }).start();
+        }
+    }
+}
+"#;
+
+#[test]
+fn a_rule_level_set_in_the_config_keeps_weak_evidence_a_note() {
+    let work = common::scratch_dir("report-evidence-level");
+    let _ = fs::remove_dir_all(&work);
+    common::compile_sources(
+        &work.join("src"),
+        &work.join("classes"),
+        "17",
+        &[("evidence/Pairs.java", PAIRS)],
+    );
+    fs::write(
+        work.join("stalecheck.toml"),
+        "[rules]\nhigh-level-data-race = \"error\"\n",
+    )
+    .unwrap();
+    let out = work.join("out.sarif");
+    let classes = work.join("classes");
+    run_in(
+        &work,
+        &[
+            "scan",
+            classes.to_str().unwrap(),
+            "--rules",
+            "high-level-data-race",
+            "--format",
+            "sarif",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    let log = read_json(&out);
+    assert_sarif_valid(&log, "evidence levels");
+    let level_at = |method: &str| -> Vec<(String, String)> {
+        results(&log)
+            .into_iter()
+            .filter(|r| {
+                r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+                    == format!("evidence.Pairs.{method}").as_str()
+            })
+            .map(|r| {
+                (
+                    r["level"].as_str().unwrap_or("").to_string(),
+                    r["properties"]["evidence"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        level_at("set"),
+        vec![("error".to_string(), "split-update".to_string())],
+        "related fields: the level the config sets; {}",
+        serde_json::to_string_pretty(&log).unwrap()
+    );
+    assert_eq!(
+        level_at("setBoth"),
+        vec![("note".to_string(), "unrelated-update".to_string())],
+        "unrelated fields stay a note"
+    );
+}

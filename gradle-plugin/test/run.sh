@@ -36,11 +36,18 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/stalecheck-gradle-test.XXXXXX")"
 m2repo="$work/stalecheck-repo"
 "$repo/packaging/publish-binary.sh" --repository "$m2repo" --binary "$STALECHECK" --strip >/dev/null || exit 2
 # The run-time agent (stalecheck { agent { } }) as io.github.stalecheck:stalecheck-agent there too.
+# One agent build at a time: the other plugin's test, run beside this one, builds it in the
+# same directory (a jar rewritten while it is installed is missing or truncated).
+mkdir -p "$repo/target"
+exec 9>"$repo/target/agent-build.lock"
+flock 9
 mvn -B -q -f "$repo/agent/pom.xml" package -DskipTests || exit 2
 agent_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$repo/agent/pom.xml" | head -n 1)
 mvn -B -q -ntp install:install-file -Dfile="$repo/agent/target/stalecheck-agent.jar" \
     -DgroupId=io.github.stalecheck -DartifactId=stalecheck-agent -Dversion="$agent_version" -Dpackaging=jar \
     -DgeneratePom=true -DlocalRepositoryPath="$m2repo" >/dev/null || exit 2
+flock -u 9
+exec 9>&-
 # The builds see no STALECHECK and no stalecheck on PATH.
 binary="$STALECHECK"
 unset STALECHECK

@@ -34,11 +34,18 @@ rm -rf target/stalecheck-repo target/local-repo/io/github/stalecheck/stalecheck-
 "$repo/packaging/publish-binary.sh" --repository target/stalecheck-repo --binary "$STALECHECK" --strip
 # The run-time agent (prepare-agent) as io.github.stalecheck:stalecheck-agent in the same repository.
 rm -rf target/local-repo/io/github/stalecheck/stalecheck-agent
+# One agent build at a time: the other plugin's test, run beside this one, builds it in the
+# same directory (a jar rewritten while it is installed is missing or truncated).
+mkdir -p "$repo/target"
+exec 9>"$repo/target/agent-build.lock"
+flock 9
 mvn -B -q -f "$repo/agent/pom.xml" package -DskipTests
 agent_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$repo/agent/pom.xml" | head -n 1)
 mvn -B -q -ntp install:install-file -Dfile="$repo/agent/target/stalecheck-agent.jar" \
     -DgroupId=io.github.stalecheck -DartifactId=stalecheck-agent -Dversion="$agent_version" -Dpackaging=jar \
     -DgeneratePom=true -DlocalRepositoryPath=target/stalecheck-repo
+flock -u 9
+exec 9>&-
 # The builds see no STALECHECK and no stalecheck on PATH.
 unset STALECHECK
 clean_path=""

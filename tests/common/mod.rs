@@ -42,6 +42,15 @@ pub fn rule_level(rule: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a finding's level is its rule's, lowered to a note for weak evidence: a
+/// high-level data race between fields that no code relates (`unrelated-update`).
+pub fn level_ok(rule: &str, level: &str, evidence: Option<&str>) -> bool {
+    rule_level(rule) == Some(level)
+        || (rule == "high-level-data-race"
+            && level == "note"
+            && evidence == Some("unrelated-update"))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Locations
 // ---------------------------------------------------------------------------------------------
@@ -415,6 +424,8 @@ pub struct Finding {
     pub steps: Vec<Step>,
     #[serde(default)]
     pub threads: Vec<String>,
+    #[serde(default)]
+    pub evidence: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -430,6 +430,9 @@ fn result(
     if let Some(age) = d.age {
         properties.insert("age".to_string(), serde_json::json!(age));
     }
+    if let Some(evidence) = d.evidence {
+        properties.insert("evidence".to_string(), serde_json::json!(evidence));
+    }
     sarif::SarifResult {
         rule_id: d.rule.code().to_string(),
         level: level(d.level),

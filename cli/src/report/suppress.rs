@@ -77,7 +77,13 @@ pub fn apply(
     if let Some(levels) = policy.levels {
         for d in &mut out.diagnostics {
             if let Some(RuleSetting::Level(l)) = levels.get(&d.rule) {
-                d.level = *l;
+                // The level set is that of findings whose evidence holds; one the rule made a
+                // note for want of evidence stays at most a note.
+                d.level = if d.level < d.rule.meta().level {
+                    (*l).min(d.level)
+                } else {
+                    *l
+                };
             }
         }
     }

@@ -22,6 +22,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
 use crate::whole::causal::{self, short_var, CausalGraph, Combine, Var};
+use crate::whole::facts::LockKey;
 use crate::whole::views::Views;
 
 /// Most violations examined per class (the rest are the same defect in other shapes).
@@ -44,8 +45,10 @@ const MAX_ALSO: usize = 8;
 enum Kind {
     /// Read overlaps not forming a chain, with a common correlation of `x` and `y`.
     Read { x: Var, y: Var },
-    /// Write overlaps not forming a chain.
-    Write,
+    /// Write overlaps not forming a chain; `related`: two of their variables, one updated in
+    /// each section, depend on each other or have a common correlation (else the pair has no
+    /// invariant the program shows, and the violation is a note).
+    Write { related: bool },
 }
 
 #[derive(Clone)]
@@ -147,6 +150,7 @@ fn check_class(
     class: u32,
     cviews: &[ClassView],
     corr: &[(Var, Var)],
+    deps: &[(Var, Var)],
     out: &mut Vec<Violation>,
 ) {
     // Threads that run the same views of this class behave alike here: each such group is
@@ -209,18 +213,20 @@ fn check_class(
     // against the groups that run at least two views touching it (fewer overlaps cannot
     // break a chain). Cost: distinct maximal views × the views touching them × their groups,
     // instead of every pair of groups × their maximal views.
-    type Breaks = FxHashMap<u32, (usize, usize, Option<(Var, Var)>)>;
+    // The two views; for reads the correlated pair, for writes whether the pair is related.
+    type Breaks = FxHashMap<u32, (usize, usize, Result<(Var, Var), bool>)>;
     let check_m = |m: &[Var], write: bool| -> Breaks {
         let mut found = Breaks::default();
-        let pairs: Vec<(Var, Var)> = if write {
-            Vec::new()
-        } else {
-            // Only correlated variables can make read views incompatible.
-            corr.iter()
-                .copied()
-                .filter(|(x, y)| m.binary_search(x).is_ok() && m.binary_search(y).is_ok())
-                .collect()
-        };
+        // Only correlated variables can make read views incompatible (a common correlation).
+        // Write views that do not form a chain always break view consistency (Definition 9);
+        // the break is related when two of the variables, one updated in each view, depend on
+        // each other or have a common correlation.
+        let within =
+            |&(x, y): &(Var, Var)| m.binary_search(&x).is_ok() && m.binary_search(&y).is_ok();
+        let mut pairs: Vec<(Var, Var)> = corr.iter().copied().filter(within).collect();
+        if write {
+            pairs.extend(deps.iter().copied().filter(within));
+        }
         if m.len() < 2 || (!write && pairs.is_empty()) {
             return found;
         }
@@ -246,13 +252,15 @@ fn check_class(
             let views = ids.iter().map(|&i| &cviews[i]);
             if write {
                 let ov = overlaps(views, m, |cv| &cv.writes);
-                if let Some((i, j)) = chain_break(&ov) {
-                    found.insert(gj, (ov[i].1, ov[j].1, None));
+                if let Some((i, j, _, _)) = correlated_break(&ov, &pairs) {
+                    found.insert(gj, (ov[i].1, ov[j].1, Err(true)));
+                } else if let Some((i, j)) = chain_break(&ov) {
+                    found.insert(gj, (ov[i].1, ov[j].1, Err(false)));
                 }
             } else {
                 let ov = overlaps(views, m, |cv| &cv.reads);
                 if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
-                    found.insert(gj, (ov[i].1, ov[j].1, Some((x, y))));
+                    found.insert(gj, (ov[i].1, ov[j].1, Ok((x, y))));
                 }
             }
         }
@@ -308,8 +316,8 @@ fn check_class(
                 a,
                 b,
                 kind: match xy {
-                    Some((x, y)) => Kind::Read { x, y },
-                    None => Kind::Write,
+                    Ok((x, y)) => Kind::Read { x, y },
+                    Err(related) => Kind::Write { related },
                 },
             });
             if out.len() >= MAX_PER_CLASS {
@@ -456,12 +464,20 @@ pub fn check(
     for list in corr.values_mut() {
         list.sort_unstable();
     }
+    let mut deps: FxHashMap<u32, Vec<(Var, Var)>> = FxHashMap::default();
+    for &(x, y) in &g.depends {
+        let c = causal::var_class(&v.fields, x);
+        if causal::var_class(&v.fields, y) == c {
+            deps.entry(c).or_default().push((x, y));
+        }
+    }
     let violations: Vec<Violation> = classes
         .par_iter()
         .flat_map_iter(|&c| {
             let mut out = Vec::new();
             let pairs = corr.get(&c).map_or(&[][..], |l| &l[..]);
-            check_class(v, g, c, &by_class[&c], pairs, &mut out);
+            let dep = deps.get(&c).map_or(&[][..], |l| &l[..]);
+            check_class(v, g, c, &by_class[&c], pairs, dep, &mut out);
             out
         })
         .collect();
@@ -552,7 +568,7 @@ fn locate(
                 .or_else(|| ws.first())?;
             Some((*node, Some(*c), None))
         }
-        Kind::Write => {
+        Kind::Write { .. } => {
             // The two updates must both happen in one run of the method: regions in exclusive
             // branches (`if (up) { .. hi = v; } else { .. lo = v; }`) update one field each
             // time, never the pair apart. The violation's own pair first, at the lowest common
@@ -569,7 +585,9 @@ fn locate(
                 .flat_map(|&a| lb.iter().map(move |&b| (a, b)))
                 .filter(|&(a, b)| own_pair(a, b))
                 .collect();
-            pairs.sort_by_key(|&pair| pair != (x.a, x.b));
+            // A pair of one method's own regions before the pair met first at a common caller:
+            // the method that makes both updates itself is the one that splits them.
+            pairs.sort_by_key(|&(a, b)| (g.views[a].node != g.views[b].node, (a, b) != (x.a, x.b)));
             pairs.iter().find_map(|&(a, b)| {
                 let n = common_caller(g, g.views[a].node, g.views[b].node)?;
                 let (ea, eb) = (entry_to(v, g, n, a, None), entry_to(v, g, n, b, None));
@@ -581,10 +599,116 @@ fn locate(
                         }
                     }
                 }
+                if one_section(p, v, g, x, n, (a, ea), (b, eb)) {
+                    return None;
+                }
                 Some((n, None, Some((a, b))))
             })
         }
     }
+}
+
+/// Whether the two updates of a write violation, entered from node `n` at `ea` and `eb`, are
+/// one critical section after all: both entries are inside one region of `n` (a `synchronized`
+/// method whose body calls two thread-safe objects, a `lock()` held across two nested
+/// sections, a region that holds the other's entry) or `n` runs with its caller holding the
+/// lock of its `this`; and the other thread reads the pair together under that same lock. Then
+/// no reader that holds it can see one update without the other; a reader under another lock
+/// still can (and is still reported).
+fn one_section(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    x: &Violation,
+    n: usize,
+    (a, ea): (usize, Option<u32>),
+    (b, eb): (usize, Option<u32>),
+) -> bool {
+    let (ha, hb) = (held_at(v, g, n, a, ea), held_at(v, g, n, b, eb));
+    let f = &v.facts[n];
+    let mut keys: Vec<LockKey> = ha
+        .iter()
+        .filter(|s| hb.contains(s))
+        .filter_map(|s| f.region_keys.iter().find(|(k, _)| k == s).map(|(_, k)| *k))
+        .collect();
+    if v.nodes[n].this_held {
+        keys.push(OWN);
+    }
+    if keys.is_empty() {
+        return false;
+    }
+    // One variable updated by each view alone: the pair the reader must see together.
+    let oa = intersect(&g.views[a].writes, &x.max_vars);
+    let ob = intersect(&g.views[b].writes, &x.max_vars);
+    let (Some(&vx), Some(&vy)) = (
+        oa.iter().find(|y| ob.binary_search(y).is_err()),
+        ob.iter().find(|y| oa.binary_search(y).is_err()),
+    ) else {
+        return false;
+    };
+    let writer = v.nodes[n].method.class;
+    g.views.iter().any(|w| {
+        let reader = v.nodes[w.node];
+        // The reader's lock: its region's, or `this`, which its caller holds.
+        let mut own: Vec<LockKey> = v.facts[w.node]
+            .region_keys
+            .iter()
+            .filter(|(s, _)| *s == w.site)
+            .map(|(_, k)| *k)
+            .collect();
+        if reader.this_held {
+            own.push(OWN);
+        }
+        v.reached_by[w.node].contains(&x.p1)
+            && w.reads.binary_search(&vx).is_ok()
+            && w.reads.binary_search(&vy).is_ok()
+            && own.iter().any(|k| {
+                keys.iter()
+                    .any(|q| same_lock(p, (writer, *q), (reader.method.class, *k)))
+            })
+    })
+}
+
+/// The lock of `this`, named across methods.
+const OWN: LockKey = LockKey {
+    key: crate::analysis::guards::GuardKey::Own,
+    global: false,
+};
+
+/// Whether two locks named across methods (each with the class of the method naming it) are
+/// the same: a global lock by its key; a lock relative to `this` by its key, when one class
+/// extends the other (the same object, as the lock model assumes for one field's lock).
+fn same_lock(p: &Program, (c1, k1): (u32, LockKey), (c2, k2): (u32, LockKey)) -> bool {
+    if k1 != k2 {
+        return false;
+    }
+    if k1.global || c1 == c2 {
+        return true;
+    }
+    let (n1, n2) = (&p.class(c1).name, &p.class(c2).name);
+    p.is_subclass_of(n1, n2) || p.is_subclass_of(n2, n1)
+}
+
+/// The regions of node `n` held where it enters region view `view` (at `at`, an access or a
+/// call), outermost first. A region of `n` whose own accesses are all in callees (a
+/// `synchronized` method that updates through re-entrant helpers) is held at its entry.
+fn held_at(v: &Views, g: &CausalGraph, n: usize, view: usize, at: Option<u32>) -> Vec<u32> {
+    let Some(at) = at else {
+        let rv = &g.views[view];
+        return if rv.node == n {
+            vec![rv.site]
+        } else {
+            Vec::new()
+        };
+    };
+    if let Some(c) = v.facts[n].calls.iter().find(|c| c.at == at) {
+        return c.held.to_vec();
+    }
+    g.outs[n]
+        .as_ref()
+        .and_then(|o| o.accesses.iter().find(|acc| acc.at == at))
+        .map(|acc| acc.held.to_vec())
+        .unwrap_or_default()
 }
 
 /// A low common caller of two nodes (or the node itself), by bounded breadth-first search up
@@ -742,6 +866,11 @@ fn explain(
     let class = p.class(mid.class);
     let method = p.method(mid);
     let home = source_path(class);
+    let evidence = match x.kind {
+        Kind::Read { .. } => "split-read",
+        Kind::Write { related: false } => "unrelated-update",
+        Kind::Write { related: true } => "split-update",
+    };
     let owner = p.class(x.class);
     let owner_simple = owner.name.rsplit('/').next().unwrap_or(&owner.name);
     let p1 = &v.threads[x.p1 as usize].name;
@@ -829,9 +958,13 @@ fn explain(
                 .iter()
                 .map(|&y| format!("`{}`", short_var(p, &v.fields, y)))
                 .collect();
+            let unrelated = match evidence {
+                "unrelated-update" => "; no code makes one of these fields depend on another, so the intermediate state may break no invariant (a note)",
+                _ => "",
+            };
             (
                 format!(
-                    "High-level data race: method `{}` updates {} and {} of `{owner_simple}` in separate critical sections, but {p1} reads them together in one ({max_words}, view {max_text}) and can observe the intermediate state; run by {}",
+                    "High-level data race: method `{}` updates {} and {} of `{owner_simple}` in separate critical sections, but {p1} reads them together in one ({max_words}, view {max_text}) and can observe the intermediate state; run by {}{unrelated}",
                     method.name,
                     wa.join(", "),
                     wb.join(", "),
@@ -862,7 +995,11 @@ fn explain(
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::HighLevelDataRace,
-        level: RuleId::HighLevelDataRace.meta().level,
+        level: if evidence == "unrelated-update" {
+            crate::rules::Level::Note
+        } else {
+            RuleId::HighLevelDataRace.meta().level
+        },
         message,
         class: class.dotted_name(),
         method: method.name.to_string(),
@@ -874,7 +1011,7 @@ fn explain(
         age: None,
         steps,
         threads,
-        evidence: None,
+        evidence: Some(evidence),
         rank: None,
     }
 }

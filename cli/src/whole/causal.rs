@@ -224,6 +224,9 @@ pub struct NodeOut {
     pub accesses: Vec<Acc>,
     pub combines: Vec<Combine>,
     pub flows: Vec<Flow>,
+    /// Direct dependencies between globals (Definition 1): a value read from the first (or a
+    /// condition on it) written into the second, as a pair in order.
+    pub depends: Vec<(Var, Var)>,
 }
 
 /// A region view with read and write accesses (Definition 5), sorted.
@@ -274,6 +277,9 @@ pub struct CausalGraph {
     pub views: Vec<RegionView>,
     /// Common correlations: each pair of variables, with up to 4 witnesses `(node, combine)`.
     pub correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>>,
+    /// Pairs of variables, in order, one of which is written from a value of (or under a
+    /// condition on) the other: the direct correlations of the dependency graph.
+    pub depends: FxHashSet<(Var, Var)>,
     /// Callers of each node.
     pub preds: Vec<Vec<usize>>,
     /// Figures for `STALECHECK_TIMINGS`.
@@ -830,6 +836,7 @@ impl Run<'_> {
         checked: bool,
     ) {
         let checked = checked || self.looks_at(self.control(at), var);
+        self.depend(v.src, var);
         match Self::own(region) {
             Some(site) => {
                 let dst = GAccess {
@@ -860,6 +867,24 @@ impl Run<'_> {
                         (p as u8, var, loc),
                     );
                 }
+            }
+        }
+    }
+
+    /// Record that `var` is written from (or under a condition on) the globals among `src`.
+    fn depend(&mut self, src: u64, var: Var) {
+        for b in bits(src & !PARAM_MASK) {
+            let x = match self.srcs.get(b) {
+                Some(Src::Atomic(g)) => g.var,
+                Some(Src::Plain(x, _)) => *x,
+                _ => continue,
+            };
+            if x == var || self.out.depends.len() >= MAX_LIST {
+                continue;
+            }
+            let pair = (x.min(var), x.max(var));
+            if !self.out.depends.contains(&pair) {
+                self.out.depends.push(pair);
             }
         }
     }
@@ -1686,16 +1711,23 @@ pub fn build(p: &Program, views: &Views) -> CausalGraph {
             }
         }
     }
+    let depends: FxHashSet<(Var, Var)> = outs
+        .iter()
+        .flatten()
+        .flat_map(|o| o.depends.iter().copied())
+        .collect();
     profile.push(format!(
-        "causal: {} region views, {} correlated pairs, at {:?}",
+        "causal: {} region views, {} correlated pairs, {} dependent pairs, at {:?}",
         region_views.len(),
         correlated.len(),
+        depends.len(),
         t0.elapsed()
     ));
     CausalGraph {
         outs,
         views: region_views,
         correlated,
+        depends,
         preds,
         profile,
     }
