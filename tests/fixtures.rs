@@ -827,6 +827,56 @@ fn one_statement_is_one_stale_value() {
     );
 }
 
+/// A method-consistency finding whose second view is a concurrent thread's says so: evidence
+/// `foreign-view`, the headline names that thread's view, and its lock step is on the other
+/// thread's lane (PrintAll: `size()` against the remover's view); one whose two sections are the
+/// method's own is `split-sections` (ExclusiveBranches.set).
+#[test]
+fn method_consistency_names_whose_views_break() {
+    let report = &json_scan().report;
+    let mc = |class: &str, method: &str| -> &Finding {
+        report
+            .findings
+            .iter()
+            .find(|f| f.rule == "method-consistency" && f.class == class && f.method == method)
+            .unwrap_or_else(|| panic!("no method-consistency finding at {class}.{method}"))
+    };
+    let foreign = mc("fixtures.mc.iteration.PrintAll", "printAll");
+    assert_eq!(
+        foreign.evidence.as_deref(),
+        Some("foreign-view"),
+        "{}",
+        foreign.short()
+    );
+    assert!(
+        foreign
+            .message
+            .contains("does not nest with a concurrent thread's"),
+        "{}",
+        foreign.short()
+    );
+    assert!(
+        foreign
+            .steps
+            .iter()
+            .any(|s| s.kind == "lock" && s.message.starts_with("a concurrent thread's lock view")),
+        "{}",
+        foreign.short()
+    );
+    let own = mc("fixtures.hldr.ExclusiveBranches", "set");
+    assert_eq!(
+        own.evidence.as_deref(),
+        Some("split-sections"),
+        "{}",
+        own.short()
+    );
+    assert!(
+        own.message.contains("do not form a chain"),
+        "{}",
+        own.short()
+    );
+}
+
 /// One stale snapshot tested by `stale-value` and used as an index by `causal-stale-value` is one
 /// finding: the `stale-value` one, with the indexed read as a further use
 /// (OneSnapshot.totalLength).

@@ -30,6 +30,9 @@ struct Violation {
     b: Section,
     /// A node of a concurrent thread writing one of the involved fields.
     writer: usize,
+    /// `b` is not a section of the method but a concurrent thread's lock view that does not
+    /// nest with `a` (the method's own sections are split for that thread's update).
+    foreign: bool,
 }
 
 /// Whether a thread of `a` and one of `b` can touch one object's fields of `class` at once.
@@ -145,7 +148,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
         })
     };
     let near = Near::new(v, &lv_slots, &free_slot);
-    type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize)>>;
+    type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize, bool)>>;
     let by_class: Found = (0..v.nodes.len())
         .into_par_iter()
         .fold(
@@ -228,9 +231,16 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                         threads,
                         class,
                     )
-                    .or_else(|| foreign_break(v, &slot_sets, run, views?, scope, threads, class));
-                    if let Some((pair, writer)) = hit {
-                        found.entry(class).or_default().push((n, pair, writer));
+                    .map(|(pair, writer)| (pair, writer, false))
+                    .or_else(|| {
+                        foreign_break(v, &slot_sets, run, views?, scope, threads, class)
+                            .map(|(pair, writer)| (pair, writer, true))
+                    });
+                    if let Some((pair, writer, foreign)) = hit {
+                        found
+                            .entry(class)
+                            .or_default()
+                            .push((n, pair, writer, foreign));
                     }
                 }
                 (found, (have, count))
@@ -261,7 +271,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     let slot_of: FxHashMap<u32, usize> = classes.iter().enumerate().map(|(i, &c)| (c, i)).collect();
     let mut violates = ClassBits::new(v.nodes.len(), classes.len());
     for (class, list) in &by_class {
-        for &(n, _, _) in list {
+        for &(n, _, _, _) in list {
             violates.set(n, slot_of[class]);
         }
     }
@@ -272,7 +282,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     let mut out = Vec::new();
     for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
-        for &(n, (a, b), writer) in list {
+        for &(n, (a, b), writer, foreign) in list {
             if above_violation.get(n, slot) || !reported.insert((v.nodes[n].method, class)) {
                 continue;
             }
@@ -290,6 +300,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 a,
                 b,
                 writer,
+                foreign,
             };
             out.push(explain(p, v, &x, &involved));
         }
@@ -808,7 +819,9 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         .collect();
     let mut steps = Vec::new();
     let mut view_descs = Vec::new();
-    for &sec in &[x.a, x.b] {
+    for (i, &sec) in [x.a, x.b].iter().enumerate() {
+        // The second view of a foreign break is the concurrent thread's, not the method's.
+        let theirs = x.foreign && i == 1;
         let lvi = match sec {
             Section::View(lv) => lv as usize,
             Section::Free(fnode, at) => {
@@ -879,16 +892,24 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
                 line: acq_line,
                 // The threads are named once: a lock view run by the method's own threads (the
                 // headline's "run by") says so in a word.
-                message: if v.reached_by[lv.node] == v.reached_by[x.node] {
-                    format!("lock view {text}: {what}, run by the same threads")
-                } else {
-                    format!("lock view {text}: {what}, run by {}", threads.join(", "))
+                message: match (theirs, v.reached_by[lv.node] == v.reached_by[x.node]) {
+                    (true, true) => format!(
+                        "a concurrent thread's lock view {text}, which does not nest with the method's: {what}, run by the same threads"
+                    ),
+                    (true, false) => format!(
+                        "a concurrent thread's lock view {text}, which does not nest with the method's: {what}, run by {}",
+                        threads.join(", ")
+                    ),
+                    (false, true) => format!("lock view {text}: {what}, run by the same threads"),
+                    (false, false) => {
+                        format!("lock view {text}: {what}, run by {}", threads.join(", "))
+                    }
                 },
                 file: (file != source_path(class)).then_some(file.clone()),
                 at: (lv.site != METHOD_SITE).then_some(lv.site),
                 method: (ln.method != node.method)
                     .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
-                other_thread: false,
+                other_thread: theirs,
                 pc: None,
             }
             .in_code(lcode),
@@ -918,7 +939,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
                     at: Some(acc.at),
                     method: (ln.method != node.method)
                         .then(|| format!("{}.{}", simple(&lc.name), lm.name)),
-                    other_thread: false,
+                    other_thread: theirs,
                     pc: None,
                 }
                 .in_code(lcode),
@@ -952,10 +973,17 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             Step {
                 kind: StepKind::Access,
                 line: wcode.and_then(|c| c.line_of(acc.at)),
-                message: format!(
-                    "another thread can run `{wname}` between the two critical sections: it writes `{}.{fname}` here",
-                    simple(&owner.name)
-                ),
+                message: if x.foreign {
+                    format!(
+                        "another thread can run `{wname}` between the method's critical sections: it writes `{}.{fname}` here",
+                        simple(&owner.name)
+                    )
+                } else {
+                    format!(
+                        "another thread can run `{wname}` between the two critical sections: it writes `{}.{fname}` here",
+                        simple(&owner.name)
+                    )
+                },
                 file: (file != source_path(class)).then_some(file),
                 at: Some(acc.at),
                 method: (wn.method != node.method).then(|| wname.trim_end_matches("()").to_string()),
@@ -969,15 +997,30 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         .iter()
         .map(|&t| v.threads[t as usize].name.clone())
         .collect();
-    let message = format!(
-        "Method `{}` is not atomic: it accesses {} of `{}` in separate critical sections whose lock views do not form a chain ({} and {}), so a concurrent thread can change them in between: {writer_text}; run by {}",
-        method.name,
-        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
-        simple(&owner.name),
-        view_descs[0],
-        view_descs[1],
-        threads.join(", ")
-    );
+    let fields = names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = if x.foreign {
+        format!(
+            "Method `{}` is not atomic: it accesses {fields} of `{}` in separate critical sections, and its lock view {} does not nest with a concurrent thread's {}, so that thread can change them between the method's sections: {writer_text}; run by {}",
+            method.name,
+            simple(&owner.name),
+            view_descs[0],
+            view_descs[1],
+            threads.join(", ")
+        )
+    } else {
+        format!(
+            "Method `{}` is not atomic: it accesses {fields} of `{}` in separate critical sections whose lock views do not form a chain ({} and {}), so a concurrent thread can change them in between: {writer_text}; run by {}",
+            method.name,
+            simple(&owner.name),
+            view_descs[0],
+            view_descs[1],
+            threads.join(", ")
+        )
+    };
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::MethodConsistency,
@@ -993,7 +1036,11 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         age: None,
         steps,
         threads,
-        evidence: None,
+        evidence: Some(if x.foreign {
+            "foreign-view"
+        } else {
+            "split-sections"
+        }),
         rank: None,
     }
 }
