@@ -472,6 +472,11 @@ fn near_sections(
                 continue;
             }
             for call in &f.calls {
+                // A call on an object this method just allocated enters sections of an object
+                // no other thread sees yet: none of them can be split by another thread.
+                if call.fresh_receiver {
+                    continue;
+                }
                 let call_locked = locked || !call.held.is_empty() || call.caller_held;
                 // What the callee sees held: the caller's locks it can name, and those held
                 // around the caller that it still names the same way (global ones).

@@ -40,6 +40,9 @@ pub struct CallSite {
     /// The call is on `this` while this method holds the lock of `this`: the callee runs with
     /// it held (its `synchronized` is re-entry).
     pub this_held: bool,
+    /// The receiver is an object this method allocated (`new`, or a factory's fresh result):
+    /// no other thread sees it yet, so the callee's sections on it are not shared ones.
+    pub fresh_receiver: bool,
 }
 
 /// A lock named across methods, in the lock model's own terms ([`GuardKey`]: `this`'s
@@ -197,6 +200,17 @@ impl Observer for Collector<'_> {
                         .map_or(Sym::Unknown, |s| s.sym)
                 };
                 let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
+                let fresh_receiver = match receiver {
+                    Sym::Value(v) => match code.insns.get(v as usize).map(|i| &i.op) {
+                        Some(Op::New(_)) => true,
+                        Some(Op::Invoke(_, r)) => self
+                            .p
+                            .resolved(self.id.class, *r)
+                            .is_some_and(|t| self.p.summary(t).returns_fresh),
+                        _ => false,
+                    },
+                    _ => false,
+                };
                 let held_keys = frame
                     .locks
                     .held
@@ -211,6 +225,7 @@ impl Observer for Collector<'_> {
                     caller_held,
                     held_keys,
                     this_held,
+                    fresh_receiver,
                 });
             }
             _ => {}
