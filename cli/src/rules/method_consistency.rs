@@ -777,6 +777,39 @@ impl ClassBits {
     }
 }
 
+/// The first write of an involved field below node `from` (breadth first, a few calls deep): the
+/// node and the access.
+fn callee_write<'a>(
+    v: &'a Views,
+    from: usize,
+    involved: &[FieldId],
+) -> Option<(usize, &'a crate::whole::facts::Access)> {
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    let mut level = vec![from];
+    for _ in 0..6 {
+        let mut next = Vec::new();
+        for n in level {
+            if !seen.insert(n) {
+                continue;
+            }
+            let write = v.facts[n]
+                .accesses
+                .iter()
+                .filter(|a| a.kind & WRITE != 0 && involved.binary_search(&a.field).is_ok())
+                .min_by_key(|a| a.at);
+            if let Some(acc) = write {
+                return Some((n, acc));
+            }
+            next.extend(v.edges[n].iter().copied());
+        }
+        if next.is_empty() || seen.len() > 4096 {
+            break;
+        }
+        level = next;
+    }
+    None
+}
+
 fn view_text(p: &Program, v: &Views, fields: &[(FieldId, u8)], vars: &[FieldId]) -> String {
     let parts: Vec<String> = fields
         .iter()
@@ -1021,6 +1054,39 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
                 pc: None,
             }
             .in_code(wcode),
+        );
+    } else if let Some((cn, acc)) = callee_write(v, x.writer, involved) {
+        // The write is in a callee of the writer: the step shows it there. (The headline keeps
+        // its words: the names it quotes key the fingerprint.)
+        let cm = v.nodes[cn].method;
+        let cc = p.class(cm.class);
+        let cmeth = p.method(cm);
+        let ccode = cmeth.code.as_ref();
+        let (_, fname) = v.fields.describe(p, acc.field);
+        let file = source_path(cc);
+        let between = if x.foreign.is_some() {
+            "the method's critical sections"
+        } else {
+            "the two critical sections"
+        };
+        steps.push(
+            Step {
+                kind: StepKind::Access,
+                line: ccode.and_then(|c| c.line_of(acc.at)),
+                message: format!(
+                    "another thread can run `{wname}` between {between}: through `{}.{}()` it writes `{}.{fname}` here",
+                    simple(&cc.name),
+                    cmeth.name,
+                    simple(&owner.name)
+                ),
+                file: (file != source_path(class)).then_some(file),
+                at: Some(acc.at),
+                method: (cm != node.method)
+                    .then(|| format!("{}.{}", simple(&cc.name), cmeth.name)),
+                other_thread: true,
+                pc: None,
+            }
+            .in_code(ccode),
         );
     }
     // With the method's two sections and a concurrent thread's view: the method's first section,
