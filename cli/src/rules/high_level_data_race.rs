@@ -7,11 +7,15 @@
 //! instances is concurrent with itself) and every maximal write view `mw` of `p1`, the read views
 //! of `p2` overlapping `mw` must form a chain unless the variables of two incomparable overlaps
 //! have no common correlation (Definition 8); every maximal read view `mr` of `p1` and the write
-//! views of `p2` overlapping it must form a chain (Definition 9).
+//! views of `p2` overlapping it must form a chain (Definition 9). A write violation whose
+//! variables no dependency or correlation relates (`CausalGraph::depends`, `correlated`) is a
+//! note: nothing in the program shows an invariant between them.
 //!
 //! A violation is reported in the method of `p2` that executes both views: for reads the method
 //! that combines the two values (the correlation's witness), for writes the lowest method that
-//! reaches both regions. Views that no method of the thread executes together are not reported.
+//! reaches both regions, unless both regions are nested in one region of that method on a lock
+//! the reader also takes. Views that no method of the thread executes together are not
+//! reported.
 
 use std::hash::{Hash, Hasher};
 
