@@ -592,12 +592,20 @@ fn locate(
             // A pair of one method's own regions before the pair met first at a common caller:
             // the method that makes both updates itself is the one that splits them.
             pairs.sort_by_key(|&(a, b)| (g.views[a].node != g.views[b].node, (a, b) != (x.a, x.b)));
+            // The pairs of one node share its control flow graph: built once.
+            let mut cfgs: FxHashMap<usize, Option<crate::bytecode::cfg::Cfg>> =
+                FxHashMap::default();
             pairs.iter().find_map(|&(a, b)| {
                 let n = common_caller(g, g.views[a].node, g.views[b].node)?;
                 let (ea, eb) = (entry_to(v, g, n, a, None), entry_to(v, g, n, b, None));
                 if let (Some(ea), Some(eb)) = (ea, eb) {
-                    if let Some(code) = p.method(v.nodes[n].method).code.as_ref() {
-                        let cfg = crate::bytecode::cfg::Cfg::build(code);
+                    let cfg = cfgs.entry(n).or_insert_with(|| {
+                        p.method(v.nodes[n].method)
+                            .code
+                            .as_ref()
+                            .map(crate::bytecode::cfg::Cfg::build)
+                    });
+                    if let Some(cfg) = cfg {
                         if ea != eb && !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {
                             return None;
                         }
@@ -652,24 +660,24 @@ fn one_section(
     };
     let writer = v.nodes[n].method.class;
     g.views.iter().any(|w| {
-        let reader = v.nodes[w.node];
+        if !(w.reads.binary_search(&vx).is_ok()
+            && w.reads.binary_search(&vy).is_ok()
+            && v.reached_by[w.node].contains(&x.p1))
+        {
+            return false;
+        }
         // The reader's lock: its region's, or `this`, which its caller holds.
-        let mut own: Vec<LockKey> = v.facts[w.node]
+        let reader = v.nodes[w.node];
+        let region = v.facts[w.node]
             .region_keys
             .iter()
             .filter(|(s, _)| *s == w.site)
-            .map(|(_, k)| *k)
-            .collect();
-        if reader.this_held {
-            own.push(OWN);
-        }
-        v.reached_by[w.node].contains(&x.p1)
-            && w.reads.binary_search(&vx).is_ok()
-            && w.reads.binary_search(&vy).is_ok()
-            && own.iter().any(|k| {
-                keys.iter()
-                    .any(|q| same_lock(p, (writer, *q), (reader.method.class, *k)))
-            })
+            .map(|(_, k)| *k);
+        let caller = reader.this_held.then_some(OWN);
+        region.chain(caller).any(|k| {
+            keys.iter()
+                .any(|q| same_lock(p, (writer, *q), (reader.method.class, k)))
+        })
     })
 }
 
@@ -759,34 +767,16 @@ fn entry_to(v: &Views, g: &CausalGraph, node: usize, view: usize, var: Option<Va
                 method: t,
                 this_held: c.this_held,
             })
-            .is_some_and(|cn| reaches(v, cn, rv.node, 6))
+            .is_some_and(|cn| {
+                v.find_below(cn, 7, |n| (n == rv.node).then_some(()))
+                    .is_some()
+            })
         });
         if reaches {
             best = Some(best.map_or(c.at, |b: u32| b.min(c.at)));
         }
     }
     best
-}
-
-fn reaches(v: &Views, from: usize, to: usize, depth: usize) -> bool {
-    let mut frontier = vec![from];
-    let mut seen: FxHashSet<usize> = FxHashSet::default();
-    for _ in 0..=depth {
-        let mut next = Vec::new();
-        for n in frontier {
-            if n == to {
-                return true;
-            }
-            if seen.insert(n) {
-                next.extend(v.edges[n].iter().copied());
-            }
-        }
-        if next.is_empty() || seen.len() > 4096 {
-            break;
-        }
-        frontier = next;
-    }
-    false
 }
 
 /// Inside a view's own node: the first access to `var` in the region (or the acquisition).
@@ -870,6 +860,8 @@ fn explain(
     let class = p.class(mid.class);
     let method = p.method(mid);
     let home = source_path(class);
+    // A write violation between fields that nothing relates is a note.
+    let unrelated = matches!(x.kind, Kind::Write { related: false });
     let evidence = match x.kind {
         Kind::Read { .. } => "split-read",
         Kind::Write { related: false } => "unrelated-update",
@@ -962,13 +954,14 @@ fn explain(
                 .iter()
                 .map(|&y| format!("`{}`", short_var(p, &v.fields, y)))
                 .collect();
-            let unrelated = match evidence {
-                "unrelated-update" => "; no code makes one of these fields depend on another, so the intermediate state may break no invariant (a note)",
-                _ => "",
+            let note = if unrelated {
+                "; no code makes one of these fields depend on another, so the intermediate state may break no invariant (a note)"
+            } else {
+                ""
             };
             (
                 format!(
-                    "High-level data race: method `{}` updates {} and {} of `{owner_simple}` in separate critical sections, but {p1} reads them together in one ({max_words}, view {max_text}) and can observe the intermediate state; run by {}{unrelated}",
+                    "High-level data race: method `{}` updates {} and {} of `{owner_simple}` in separate critical sections, but {p1} reads them together in one ({max_words}, view {max_text}) and can observe the intermediate state; run by {}{note}",
                     method.name,
                     wa.join(", "),
                     wb.join(", "),
@@ -999,7 +992,7 @@ fn explain(
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::HighLevelDataRace,
-        level: if evidence == "unrelated-update" {
+        level: if unrelated {
             crate::rules::Level::Note
         } else {
             RuleId::HighLevelDataRace.meta().level

@@ -777,37 +777,21 @@ impl ClassBits {
     }
 }
 
-/// The first write of an involved field below node `from` (breadth first, a few calls deep): the
-/// node and the access.
-fn callee_write<'a>(
+/// The first write of an involved field in node `from` or below it (a few calls deep): the node
+/// and the access.
+fn first_write<'a>(
     v: &'a Views,
     from: usize,
     involved: &[FieldId],
 ) -> Option<(usize, &'a crate::whole::facts::Access)> {
-    let mut seen: FxHashSet<usize> = FxHashSet::default();
-    let mut level = vec![from];
-    for _ in 0..6 {
-        let mut next = Vec::new();
-        for n in level {
-            if !seen.insert(n) {
-                continue;
-            }
-            let write = v.facts[n]
-                .accesses
-                .iter()
-                .filter(|a| a.kind & WRITE != 0 && involved.binary_search(&a.field).is_ok())
-                .min_by_key(|a| a.at);
-            if let Some(acc) = write {
-                return Some((n, acc));
-            }
-            next.extend(v.edges[n].iter().copied());
-        }
-        if next.is_empty() || seen.len() > 4096 {
-            break;
-        }
-        level = next;
-    }
-    None
+    v.find_below(from, 6, |n| {
+        v.facts[n]
+            .accesses
+            .iter()
+            .filter(|a| a.kind & WRITE != 0 && involved.binary_search(&a.field).is_ok())
+            .min_by_key(|a| a.at)
+            .map(|acc| (n, acc))
+    })
 }
 
 fn view_text(p: &Program, v: &Views, fields: &[(FieldId, u8)], vars: &[FieldId]) -> String {
@@ -1009,74 +993,45 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
             );
         }
     }
-    // The concurrent writer: its first write of an involved field.
+    // The concurrent writer: its first write of an involved field, its own or (written through
+    // a callee) the nearest callee's.
     let wn = v.nodes[x.writer];
     let wc = p.class(wn.method.class);
-    let wm = p.method(wn.method);
-    let wcode = wm.code.as_ref();
-    let wname = format!("{}.{}()", simple(&wc.name), wm.name);
-    let write = v.facts[x.writer]
-        .accesses
-        .iter()
-        .filter(|a| a.kind & WRITE != 0 && involved.binary_search(&a.field).is_ok())
-        .min_by_key(|a| a.at);
+    let wname = format!("{}.{}()", simple(&wc.name), p.method(wn.method).name);
     let mut writer_text = format!("`{wname}`");
-    if let Some(acc) = write {
+    if let Some((cn, acc)) = first_write(v, x.writer, involved) {
         let (_, fname) = v.fields.describe(p, acc.field);
-        let wthreads: Vec<&str> = v.reached_by[x.writer]
-            .iter()
-            .map(|&t| v.threads[t as usize].name.as_str())
-            .collect();
-        writer_text = format!(
-            "`{wname}` (run by {}) writes `{fname}`",
-            wthreads.join(", ")
-        );
-        let file = source_path(wc);
-        steps.push(
-            Step {
-                kind: StepKind::Access,
-                line: wcode.and_then(|c| c.line_of(acc.at)),
-                message: if x.foreign.is_some() {
-                    format!(
-                        "another thread can run `{wname}` between the method's critical sections: it writes `{}.{fname}` here",
-                        simple(&owner.name)
-                    )
-                } else {
-                    format!(
-                        "another thread can run `{wname}` between the two critical sections: it writes `{}.{fname}` here",
-                        simple(&owner.name)
-                    )
-                },
-                file: (file != source_path(class)).then_some(file),
-                at: Some(acc.at),
-                method: (wn.method != node.method).then(|| wname.trim_end_matches("()").to_string()),
-                other_thread: true,
-                pc: None,
-            }
-            .in_code(wcode),
-        );
-    } else if let Some((cn, acc)) = callee_write(v, x.writer, involved) {
-        // The write is in a callee of the writer: the step shows it there. (The headline keeps
-        // its words: the names it quotes key the fingerprint.)
         let cm = v.nodes[cn].method;
         let cc = p.class(cm.class);
         let cmeth = p.method(cm);
         let ccode = cmeth.code.as_ref();
-        let (_, fname) = v.fields.describe(p, acc.field);
-        let file = source_path(cc);
+        // A write in a callee is shown there, and the headline keeps its words: the names it
+        // quotes key the fingerprint.
+        let through = if cn == x.writer {
+            let wthreads: Vec<&str> = v.reached_by[x.writer]
+                .iter()
+                .map(|&t| v.threads[t as usize].name.as_str())
+                .collect();
+            writer_text = format!(
+                "`{wname}` (run by {}) writes `{fname}`",
+                wthreads.join(", ")
+            );
+            String::new()
+        } else {
+            format!("through `{}.{}()` ", simple(&cc.name), cmeth.name)
+        };
         let between = if x.foreign.is_some() {
             "the method's critical sections"
         } else {
             "the two critical sections"
         };
+        let file = source_path(cc);
         steps.push(
             Step {
                 kind: StepKind::Access,
                 line: ccode.and_then(|c| c.line_of(acc.at)),
                 message: format!(
-                    "another thread can run `{wname}` between {between}: through `{}.{}()` it writes `{}.{fname}` here",
-                    simple(&cc.name),
-                    cmeth.name,
+                    "another thread can run `{wname}` between {between}: {through}it writes `{}.{fname}` here",
                     simple(&owner.name)
                 ),
                 file: (file != source_path(class)).then_some(file),
@@ -1091,20 +1046,17 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     }
     // With the method's two sections and a concurrent thread's view: the method's first section,
     // the other thread's view and its write (the interleaving), then the method's second.
-    if let (Some(Some((_, other_first))), [sa, so, _]) = (x.foreign, &starts[..]) {
-        let (sa, so) = (*sa, *so);
-        let own_a: Vec<Step> = steps[sa..so].to_vec();
-        let rest: Vec<Step> = steps.drain(sa..).collect();
-        let own_other: Vec<Step> = rest[so - sa..][..starts[2] - so].to_vec();
-        let theirs: Vec<Step> = rest[starts[2] - sa..].to_vec();
-        let (first, second) = if other_first {
-            (own_other, own_a)
-        } else {
-            (own_a, own_other)
-        };
-        steps.extend(first);
-        steps.extend(theirs);
-        steps.extend(second);
+    if let (Some(Some((_, other_first))), &[sa, so, st]) = (x.foreign, &starts[..]) {
+        // The steps are [own, other, theirs and the write]: split them and put theirs between.
+        let mut own = steps.split_off(sa);
+        let mut theirs = own.split_off(st - sa);
+        let mut other = own.split_off(so - sa);
+        if other_first {
+            std::mem::swap(&mut own, &mut other);
+        }
+        steps.append(&mut own);
+        steps.append(&mut theirs);
+        steps.append(&mut other);
     }
     let threads: Vec<String> = v.reached_by[x.node]
         .iter()

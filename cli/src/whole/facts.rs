@@ -200,17 +200,15 @@ impl Observer for Collector<'_> {
                         .map_or(Sym::Unknown, |s| s.sym)
                 };
                 let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
-                let fresh_receiver = match receiver {
-                    Sym::Value(v) => match code.insns.get(v as usize).map(|i| &i.op) {
-                        Some(Op::New(_)) => true,
-                        Some(Op::Invoke(_, r)) => self
-                            .p
-                            .resolved(self.id.class, *r)
-                            .is_some_and(|t| self.p.summary(t).returns_fresh),
-                        _ => false,
+                let fresh_receiver = crate::analysis::locks::is_local_object(
+                    &crate::analysis::locks::Caller {
+                        program: self.p,
+                        class_id: self.id.class,
+                        class,
+                        method,
                     },
-                    _ => false,
-                };
+                    receiver,
+                );
                 let held_keys = frame
                     .locks
                     .held

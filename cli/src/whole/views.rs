@@ -130,6 +130,35 @@ impl Views {
         self.comp_scope.len()
     }
 
+    /// What `f` finds first at node `from` or below it: breadth first over the callees, at most
+    /// `levels` levels deep (`from` is the first) and a few thousand nodes.
+    pub fn find_below<T>(
+        &self,
+        from: usize,
+        levels: usize,
+        mut f: impl FnMut(usize) -> Option<T>,
+    ) -> Option<T> {
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        let mut level = vec![from];
+        for _ in 0..levels {
+            let mut next = Vec::new();
+            for n in level {
+                if !seen.insert(n) {
+                    continue;
+                }
+                if let Some(found) = f(n) {
+                    return Some(found);
+                }
+                next.extend(self.edges[n].iter().copied());
+            }
+            if next.is_empty() || seen.len() > 4096 {
+                break;
+            }
+            level = next;
+        }
+        None
+    }
+
     /// The fields of a lock view, ascending.
     pub fn lock_view_fields(&self, lv: usize) -> impl Iterator<Item = (FieldId, u8)> + '_ {
         self.lock_views[lv]
