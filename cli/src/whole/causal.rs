@@ -141,6 +141,13 @@ pub struct Summary {
     /// (`if (seqno > hd) hd = seqno`, here or in a callee): inside a caller's region that look
     /// is a fresh re-check, like [`Self::self_checked`].
     pub plain_checked: Vec<(Var, Loc)>,
+    /// Writes of its own regions decided by the outcome of its own update of a variable, with
+    /// that variable: the update itself when its outcome is tested (`if
+    /// (count.decrementAndGet() < 0) { count.incrementAndGet(); return null; }`), and the writes
+    /// a condition on the outcome decides (`head = next` after that test). The update reports
+    /// the state as it found it, so a caller's earlier look at the variable is re-checked
+    /// (`if (!buf.isEmpty()) buf.take()`), as for [`Self::self_checked`].
+    pub outcome_checked: Vec<(Var, GAccess)>,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
     /// Accesses of its own regions made on a field of the object a parameter holds, with that
@@ -819,6 +826,45 @@ impl Run<'_> {
         })
     }
 
+    /// A condition `ctl` without the sources that are looks at a variable the callee summary
+    /// `s` re-checks before write `w` by testing the outcome of its own update of it
+    /// ([`Summary::outcome_checked`]), when `safe` (the call's result, if any, is tested).
+    fn without_rechecked(&self, ctl: Val, s: &Summary, w: &GAccess, safe: bool) -> Val {
+        if !safe {
+            return ctl;
+        }
+        let mut drop = 0u64;
+        for &(x, _) in s.outcome_checked.iter().filter(|(_, g)| g == w) {
+            for b in bits(ctl.src) {
+                let var = match self.srcs.get(b) {
+                    Some(Src::Atomic(g)) => g.var,
+                    Some(Src::Plain(v, _)) | Some(Src::Outcome(v, _)) => *v,
+                    _ => continue,
+                };
+                if var == x {
+                    drop |= 1 << b;
+                }
+            }
+        }
+        Val {
+            src: ctl.src & !drop,
+            data: ctl.data & !drop,
+            left: ctl.left & !drop,
+            again: ctl.again & !drop,
+            ..ctl
+        }
+    }
+
+    /// Note the writes of own regions that a condition on the outcome of an update decides
+    /// ([`Summary::outcome_checked`]).
+    fn note_outcome_checked(&mut self, ctl: Val, dst: GAccess) {
+        for b in bits(ctl.src) {
+            if let Some(&Src::Outcome(x, _)) = self.srcs.get(b) {
+                push_capped(&mut self.out.summary.outcome_checked, (x, dst));
+            }
+        }
+    }
+
     /// A write of `var` at `at` with value `v` (data and control), inside the own region
     /// `region` or outside every region (recording pass). `checked`: a callee's write outside
     /// its regions that it decides itself on a look at the variable (`if (seqno > hd) hd =
@@ -852,6 +898,7 @@ impl Run<'_> {
                 if checked {
                     push_capped(&mut self.out.summary.self_checked, dst);
                 }
+                self.note_outcome_checked(self.control(at), dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                 }
@@ -979,6 +1026,7 @@ impl Run<'_> {
                     if self.looks_at(ctl, var) {
                         push_capped(&mut self.out.summary.self_checked, dst);
                     }
+                    self.note_outcome_checked(ctl, dst);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                     }
@@ -1182,6 +1230,13 @@ impl Run<'_> {
             ));
             // The caller tests what the call returns (`if (getAndReset())`).
             let tested = crate::analysis::outcome::result_tested(code, cx.at);
+            // What an update's outcome decided inside the callee is re-checked for this caller
+            // when nothing of it comes back untested: a `void` callee, or a result the caller
+            // tests (`take()` returning null when another thread emptied it).
+            let outcome_safe = tested
+                || code.insns.get(cx.at as usize).is_some_and(|i| {
+                    matches!(i.op, Op::Invoke(_, r) if self.class.member(r).desc.ends_with(")V"))
+                });
             // A virtual call on a parameter with several implementations, outside every region
             // of this method: its plain writes wait for a caller that knows the receiver's class.
             let virtual_call = code.insns.get(cx.at as usize).is_some_and(|i| {
@@ -1216,7 +1271,13 @@ impl Run<'_> {
                         let decided = if rechecked(&w) {
                             arg(slot).without_control(ctl)
                         } else {
-                            arg(slot).or(fctl)
+                            // Looks the callee re-checks by its update's outcome decide nothing.
+                            let kept = self.without_rechecked(fctl, s, &w, outcome_safe);
+                            let dropped = Val {
+                                src: fctl.src & !kept.src,
+                                ..Val::default()
+                            };
+                            arg(slot).without_control(dropped).or(kept)
                         };
                         let on = on_arg(s, &w);
                         self.flow(decided, arg(slot).data, w, on, cx.at, cx.at);
@@ -1237,7 +1298,8 @@ impl Run<'_> {
                 }
                 for &w in &s.writes {
                     if w.node == callee && !rechecked(&w) {
-                        self.flow(fctl, 0, w, on_arg(s, &w), cx.at, cx.at);
+                        let decided = self.without_rechecked(fctl, s, &w, outcome_safe);
+                        self.flow(decided, 0, w, on_arg(s, &w), cx.at, cx.at);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                 }
@@ -1578,6 +1640,15 @@ fn analyse(
     // (rc.decrementAndGet() == 0) ... }`) acts on what the update reports, not on the stale
     // value: the test handles the state another thread left.
     let tested = std::mem::take(&mut run.outcome_tested);
+    // An update whose outcome this method tests re-checks the variable for its callers.
+    let own = |w: &GAccess| w.node == node as u32 && w.loc.method == method;
+    let updates: Vec<GAccess> = (run.out.summary.writes.iter())
+        .filter(|w| own(w) && tested.contains(&w.loc.at))
+        .copied()
+        .collect();
+    for w in updates {
+        push_capped(&mut run.out.summary.outcome_checked, (w.var, w));
+    }
     run.out.flows.retain(|f| {
         !(f.check
             && f.dst.node == node as u32
