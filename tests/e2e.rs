@@ -1595,3 +1595,147 @@ public class Server {
         run.describe()
     );
 }
+
+/// A legacy synchronized collection (`Stack`, `Vector`, `Hashtable`) held by a class that takes
+/// no lock of its own is no evidence, in a library, that callers share it: a parser's stack of
+/// open elements is the state of one parse. The same collection in a class that synchronizes
+/// is shared by its callers, and in a program whose threads share the holder it is reported
+/// whatever the holder does.
+#[test]
+fn a_legacy_collection_of_a_class_that_takes_no_lock_is_not_shared_by_a_librarys_callers() {
+    const PARSE: &str = r#"package e2e.legacy;
+
+import java.util.Stack;
+
+/** The open elements of one parse: a Stack out of habit, not for threads. */
+public class ParseContext {
+    private final Stack<Object> open = new Stack<>();
+
+    public void push(Object o) {
+        open.push(o);
+    }
+
+    public void close(Object expected) {
+        if (open.peek() == expected) {
+            open.pop(); // QUIET-LEGACY
+        }
+    }
+}
+"#;
+    const SHARED: &str = r#"package e2e.legacy;
+
+import java.util.Stack;
+
+/** A holder that synchronizes: its callers share it, and its stack with it. */
+public class SharedContext {
+    private final Stack<Object> open = new Stack<>();
+    private int depth;
+
+    public synchronized int depth() {
+        return depth;
+    }
+
+    public void push(Object o) {
+        open.push(o);
+    }
+
+    public void close(Object expected) {
+        if (open.peek() == expected) {
+            open.pop(); // SHARED-LEGACY
+        }
+    }
+}
+"#;
+    const INTERPRETER: &str = r#"package e2e.legacy;
+
+/** Runs parses for its callers (it synchronizes: an entry of the open world); each parse has a
+ * context of its own. */
+public class Interpreter {
+    private int runs;
+
+    public synchronized int runs() {
+        return runs;
+    }
+
+    public void element(ParseContext context, Object o) {
+        context.push(o);
+        context.close(o);
+    }
+}
+"#;
+    const THREADS: &str = r#"package e2e.legacy;
+
+public class Parsers {
+    public static void main(String[] args) {
+        ParseContext shared = new ParseContext();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> {
+                shared.push("a");
+                shared.close("a");
+            }).start();
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("legacy-src");
+    let lib = common::scratch_dir("legacy-lib");
+    common::compile_sources(
+        &src,
+        &lib,
+        "17",
+        &[
+            ("e2e/legacy/ParseContext.java", PARSE),
+            ("e2e/legacy/SharedContext.java", SHARED),
+            ("e2e/legacy/Interpreter.java", INTERPRETER),
+        ],
+    );
+    let (run, report) = scan_json(&[&lib], &[]);
+    let csv = report.findings_of("causal-stale-value");
+    let at = |class: &str, line: u32| {
+        csv.iter()
+            .any(|f| f.class == class && f.method == "close" && f.line == Some(line))
+    };
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    assert!(
+        !csv.iter().any(|f| f.class == "e2e.legacy.ParseContext"),
+        "a library's parse context, reached from an entry, is no shared object\n{}",
+        run.describe()
+    );
+    assert!(
+        at(
+            "e2e.legacy.SharedContext",
+            line_of(SHARED, "// SHARED-LEGACY")
+        ),
+        "a class that synchronizes shares its stack with its callers\n{}",
+        run.describe()
+    );
+
+    // A program whose two threads share one parse context: reported.
+    let src2 = common::scratch_dir("legacy-src2");
+    let prog = common::scratch_dir("legacy-prog");
+    common::compile_sources(
+        &src2,
+        &prog,
+        "17",
+        &[
+            ("e2e/legacy/ParseContext.java", PARSE),
+            ("e2e/legacy/Parsers.java", THREADS),
+        ],
+    );
+    let (run, report) = scan_json(&[&prog], &[]);
+    assert!(
+        report.findings_of("causal-stale-value").iter().any(|f| {
+            f.class == "e2e.legacy.ParseContext"
+                && f.method == "close"
+                && f.line == Some(line_of(PARSE, "// QUIET-LEGACY"))
+        }),
+        "two threads share the context: its stack is shared\n{}",
+        run.describe()
+    );
+}

@@ -100,6 +100,25 @@ impl LockId {
     }
 }
 
+/// Whether a class synchronizes itself: a synchronized method, a synchronized block, or a `Lock`
+/// operation (calling someone else's synchronized method does not count). Its public methods
+/// are the entries of the open world.
+pub fn class_synchronizes(p: &Program, c: &Class) -> bool {
+    c.methods.iter().any(|m| {
+        m.is_synchronized()
+            || m.code.as_ref().is_some_and(|code| {
+                code.insns.iter().any(|i| match i.op {
+                    crate::bytecode::Op::MonitorEnter => true,
+                    crate::bytecode::Op::Invoke(k, r) => {
+                        call_locks_directly(p, c.member(r), k)
+                            && p.thread_safe.is_lock(&c.member(r).class)
+                    }
+                    _ => false,
+                })
+            })
+    })
+}
+
 /// Hash of a class name for [`Sym::Class`] / [`LockId::Class`].
 pub fn class_hash(name: &str) -> u64 {
     crate::fxhash::hash_str(name)
@@ -333,6 +352,7 @@ pub struct ThreadSafeList {
     clocks: Pairs,
     /// Interfaces whose objects are used by one thread at a time by contract (iterators).
     confined: FxHashSet<String>,
+    legacy: FxHashSet<String>,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -395,6 +415,7 @@ impl ThreadSafeList {
                 "copy" => &mut self.copies,
                 "value" => &mut self.values,
                 "confined" => &mut self.confined,
+                "legacy" => &mut self.legacy,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -452,6 +473,11 @@ impl ThreadSafeList {
     /// The interfaces whose objects one thread uses at a time by contract (`Iterator`).
     pub fn confined(&self) -> impl Iterator<Item = &str> {
         self.confined.iter().map(|s| s.as_str())
+    }
+
+    /// A thread-safe class synchronized for compatibility (`legacy`): `Vector`, `Hashtable`.
+    pub fn is_legacy(&self, name: &str) -> bool {
+        self.legacy.contains(name)
     }
 
     /// Whether method `name` of a thread-safe object replaces its whole value (`set`): a value

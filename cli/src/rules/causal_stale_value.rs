@@ -121,11 +121,10 @@ pub fn check(
             let Some(ws) = ws else {
                 continue;
             };
-            let home = crate::whole::causal::var_class(&v.fields, f.src.var);
             let writer = runners.iter().find_map(|&a| {
-                ws.iter()
-                    .copied()
-                    .find(|&b| crate::whole::threads::conflict(&v.threads, a, b, home))
+                ws.iter().copied().find(|&b| {
+                    crate::whole::threads::conflict_on(p, &v.threads, &v.fields, (a, b), f.src.var)
+                })
             });
             let Some(writer) = writer else { continue };
             // An index checked against a size is a new shape to the user: reported when the

@@ -7,7 +7,7 @@
 //! at a time by contract (an iterator's cursor).
 
 use super::facts::FieldId;
-use crate::bytecode::acc;
+use crate::bytecode::{acc, Op};
 use crate::program::Program;
 
 pub use crate::analysis::sharing::IO_PREFIXES;
@@ -19,6 +19,9 @@ pub struct FieldTable {
     tracked: Vec<bool>,
     /// `(class index, field index)` of each id.
     owner: Vec<(u32, u32)>,
+    /// Whether each field holds a legacy synchronized collection (`legacy` in the platform
+    /// model: declared as one, or assigned a new one).
+    legacy: Vec<bool>,
 }
 
 impl FieldTable {
@@ -38,11 +41,45 @@ impl FieldTable {
                     && !IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
             })
             .collect();
+        let mut legacy: Vec<bool> = facts
+            .owner
+            .iter()
+            .map(|&(ci, fi)| {
+                let desc = &p.class(ci).fields[fi as usize].desc;
+                (desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')))
+                    .is_some_and(|t| p.thread_safe.is_legacy(t))
+            })
+            .collect();
+        for c in &p.classes {
+            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+                for w in code.insns.windows(2) {
+                    let (Op::Invoke(_, init), Op::PutField(f) | Op::PutStatic(f)) =
+                        (&w[0].op, &w[1].op)
+                    else {
+                        continue;
+                    };
+                    let init = c.member(*init);
+                    if &*init.name != "<init>" || !p.thread_safe.is_legacy(&init.class) {
+                        continue;
+                    }
+                    let f = c.member(*f);
+                    if let Some((ci, fi)) = p.field_owner(&f.class, &f.name) {
+                        legacy[(facts.base[ci as usize] + fi) as usize] = true;
+                    }
+                }
+            }
+        }
         FieldTable {
             base: facts.base.clone(),
             tracked,
             owner: facts.owner.clone(),
+            legacy,
         }
+    }
+
+    /// Whether a field holds a legacy synchronized collection (`Vector`, `Hashtable`).
+    pub fn is_legacy(&self, id: FieldId) -> bool {
+        self.legacy.get(id as usize).copied().unwrap_or(false)
     }
 
     /// The id of a field reference, when the field takes part in the views.

@@ -25,6 +25,7 @@ use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, InvokeKind, Op};
 use crate::program::{MethodId, Program};
+use crate::whole::fields::FieldTable;
 
 /// One abstract thread.
 #[derive(Debug, Clone)]
@@ -41,6 +42,9 @@ pub struct AbstractThread {
     /// object, once (`start()`): the subclass and its superclasses below `Thread`, whose
     /// fields are each instance's own (see [`conflict`]). Empty otherwise.
     pub own: Vec<u32>,
+    /// The library's unknown callers (the open world's thread): they share what a class meant
+    /// for concurrent use holds, see [`callers_share`].
+    pub callers: bool,
 }
 
 impl AbstractThread {
@@ -73,6 +77,67 @@ pub fn conflict(threads: &[AbstractThread], a: u32, b: u32, field_class: u32) ->
         return false;
     }
     concurrent(threads, a, b)
+}
+
+/// Whether the library's unknown callers share the state of the thread-safe object held in
+/// field `field`: always, except for a legacy synchronized collection (`legacy` in the platform
+/// model: `Vector`, `Stack`, `Hashtable`) held by a class that takes no lock of its own (nor
+/// does a superclass) and is not annotated as thread-safe. Such a collection is synchronized for
+/// compatibility, and code holds one out of habit or for its API (a Swing model, a parser's
+/// stack, a naming result), not because threads share its holder; a class that synchronizes
+/// nothing is no entry of the open world, and its objects are the per-call state of the code
+/// that runs it. A concurrent collection (`ConcurrentHashMap`) is chosen for concurrent use and
+/// stays shared wherever it is held; in an application, the threads the program starts say who
+/// shares what, whatever the collection.
+pub fn callers_share(
+    p: &Program,
+    fields: &FieldTable,
+    field: crate::whole::facts::FieldId,
+    thread_safe_annotations: &[String],
+) -> bool {
+    if !fields.is_legacy(field) {
+        return true;
+    }
+    let mut class = Some(fields.owner(field).0);
+    let mut steps = 0;
+    while let Some(ci) = class {
+        let c = p.class(ci);
+        let annotated = c.annotations.iter().any(|a| {
+            (thread_safe_annotations.iter())
+                .any(|n| crate::bytecode::annotation_simple_name(a) == n)
+        });
+        if annotated || crate::analysis::locks::class_synchronizes(p, c) {
+            return true;
+        }
+        steps += 1;
+        class = c
+            .super_name
+            .as_deref()
+            .and_then(|s| p.class_index(s))
+            .filter(|_| steps < 64);
+    }
+    false
+}
+
+/// [`conflict`] for the variable `var` of the causal graph: two instances of the library's
+/// unknown callers do not race on a variable they do not share ([`callers_share`]).
+pub fn conflict_on(
+    p: &Program,
+    threads: &[AbstractThread],
+    fields: &FieldTable,
+    (a, b): (u32, u32),
+    var: crate::whole::causal::Var,
+) -> bool {
+    use crate::whole::causal::{var_field, var_kind, STATE};
+    let field = var_field(var);
+    let callers = threads[a as usize].callers && threads[b as usize].callers;
+    if callers
+        && var_kind(var) == STATE
+        && !callers_share(p, fields, field, &p.config.thread_safe_annotations)
+    {
+        return false;
+    }
+    conflict(threads, a, b, fields.owner(field).0)
 }
 
 /// When `id` is the `run()` of a subclass of `Thread` (a thread's entry that runs on its own
@@ -397,6 +462,7 @@ pub fn find(
                 many: false,
                 programs: vec![i as u32],
                 own: Vec::new(),
+                callers: false,
             });
             for (t, &r) in reached[i].iter().enumerate() {
                 if r {
@@ -614,22 +680,7 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
                 .iter()
                 .any(|n| crate::bytecode::annotation_simple_name(a) == n)
         });
-        // The class itself synchronizes: a synchronized method, a synchronized block, or a
-        // `Lock` operation (calling someone else's synchronized method does not count).
-        let synchronizes = c.methods.iter().any(|m| {
-            m.is_synchronized()
-                || m.code.as_ref().is_some_and(|code| {
-                    code.insns.iter().any(|i| match i.op {
-                        Op::MonitorEnter => true,
-                        Op::Invoke(k, r) => {
-                            crate::analysis::locks::call_locks_directly(p, c.member(r), k)
-                                && p.thread_safe.is_lock(&c.member(r).class)
-                        }
-                        _ => false,
-                    })
-                })
-        });
-        if !(annotated || synchronizes) {
+        if !(annotated || crate::analysis::locks::class_synchronizes(p, c)) {
             continue;
         }
         for (mi, m) in c.methods.iter().enumerate() {
@@ -659,6 +710,7 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
         many: true,
         programs: Vec::new(),
         own: Vec::new(),
+        callers: true,
     }]
 }
 
@@ -743,6 +795,7 @@ fn spawned_threads(p: &Program) -> Vec<(AbstractThread, Vec<MethodId>)> {
                 many,
                 programs: Vec::new(),
                 own: thread_own(p, entry),
+                callers: false,
             },
             site_methods,
         ));
@@ -901,6 +954,7 @@ mod tests {
             many,
             programs: Vec::new(),
             own,
+            callers: false,
         }
     }
 

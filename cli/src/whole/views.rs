@@ -958,6 +958,7 @@ mod tests {
             many: false,
             programs: Vec::new(),
             own: Vec::new(),
+            callers: false,
         };
         let threads = vec![
             thread(&[0]),
