@@ -643,13 +643,17 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             .collect();
     let candidate = |id: MethodId| candidates.contains(&id);
     // Every call site of a candidate: (caller, instruction, callee). A call from another class
-    // disqualifies the callee.
+    // disqualifies the callee. A call made while the object or class is being constructed (on
+    // `this` from a constructor or a private method only constructors call, or from the class
+    // initializer) is no call another thread can make at the same time: no other thread sees
+    // the object yet, and class initialization is exclusive. It neither counts nor disqualifies.
     let sites: Vec<(MethodId, u32, MethodId, bool)> = p
         .classes
         .par_iter()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             let mut out = Vec::new();
+            let mut init_only: Option<Vec<bool>> = None;
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
                 for (at, i) in code.insns.iter().enumerate() {
@@ -664,6 +668,11 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                         class: ci as u32,
                         method: mi as u32,
                     };
+                    let init =
+                        init_only.get_or_insert_with(|| super::sharing::init_only_methods(c));
+                    if init[mi] && &*m.name == "<clinit>" {
+                        continue;
+                    }
                     let same_class = t.class == ci as u32 && kind != InvokeKind::Interface;
                     out.push((caller, at as u32, t, same_class));
                 }
@@ -704,10 +713,26 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     for &(caller, at) in by_callee.values().flatten() {
         wanted.entry(caller).or_default().push(at);
     }
-    // (locks held, the call is made on `this`) at each site of a caller that takes locks.
+    // Callers that run only while their object is constructed: their calls on `this` are no
+    // calls another thread makes (see above).
+    let mut init_only: FxHashMap<u32, Vec<bool>> = FxHashMap::default();
+    let mut constructing: FxHashSet<MethodId> = FxHashSet::default();
+    for &id in wanted.keys() {
+        let m = p.method(id);
+        if m.is_static() || (&*m.name != "<init>" && m.access & acc::PRIVATE == 0) {
+            continue;
+        }
+        let init = (init_only.entry(id.class))
+            .or_insert_with(|| super::sharing::init_only_methods(p.class(id.class)));
+        if init[id.method as usize] {
+            constructing.insert(id);
+        }
+    }
+    // (locks held, the call is made on `this`) at each site of a caller that takes locks (or
+    // that constructs).
     let held: FxHashMap<(MethodId, u32), (Vec<LockId>, bool)> = wanted
         .par_iter()
-        .filter(|(caller, _)| takes_locks(**caller))
+        .filter(|(caller, _)| takes_locks(**caller) || constructing.contains(*caller))
         .flat_map_iter(|(&caller, ats)| {
             let mut o = SiteLocks {
                 p,
@@ -738,6 +763,11 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             let static_callee = p.method(callee).is_static();
             let mut common: Option<Vec<LockId>> = None;
             for &(caller, at) in ss {
+                let on_own_new_object = constructing.contains(&caller)
+                    && held.get(&(caller, at)).is_some_and(|(_, this)| *this);
+                if on_own_new_object {
+                    continue;
+                }
                 let (local, receiver_this) = match held.get(&(caller, at)) {
                     Some((l, this)) => (l.clone(), *this),
                     None => (Vec::new(), site_receiver_is_this(p, caller, at)),
