@@ -1599,8 +1599,8 @@ public class Server {
 /// A legacy synchronized collection (`Stack`, `Vector`, `Hashtable`) held by a class that takes
 /// no lock of its own is no evidence, in a library, that callers share it: a parser's stack of
 /// open elements is the state of one parse. The same collection in a class that synchronizes
-/// is shared by its callers, and in a program whose threads share the holder it is reported
-/// whatever the holder does.
+/// is shared by its callers, a static one is every caller's, and in a program whose threads
+/// share the holder it is reported whatever the holder does.
 #[test]
 fn a_legacy_collection_of_a_class_that_takes_no_lock_is_not_shared_by_a_librarys_callers() {
     const PARSE: &str = r#"package e2e.legacy;
@@ -1646,6 +1646,24 @@ public class SharedContext {
     }
 }
 "#;
+    const TYPES: &str = r#"package e2e.legacy;
+
+import java.util.Hashtable;
+
+/** One table for the whole process: every caller shares it, whatever this class does. */
+public class Types {
+    private static final Hashtable<String, Object> KNOWN = new Hashtable<>();
+
+    static Object intern(String name) {
+        Object known = KNOWN.get(name);
+        if (known == null) {
+            known = new Object();
+            KNOWN.put(name, known); // STATIC-LEGACY
+        }
+        return known;
+    }
+}
+"#;
     const INTERPRETER: &str = r#"package e2e.legacy;
 
 /** Runs parses for its callers (it synchronizes: an entry of the open world); each parse has a
@@ -1660,6 +1678,7 @@ public class Interpreter {
     public void element(ParseContext context, Object o) {
         context.push(o);
         context.close(o);
+        Types.intern(o.toString());
     }
 }
 "#;
@@ -1687,6 +1706,7 @@ public class Parsers {
             ("e2e/legacy/ParseContext.java", PARSE),
             ("e2e/legacy/SharedContext.java", SHARED),
             ("e2e/legacy/Interpreter.java", INTERPRETER),
+            ("e2e/legacy/Types.java", TYPES),
         ],
     );
     let (run, report) = scan_json(&[&lib], &[]);
@@ -1713,6 +1733,13 @@ public class Parsers {
             line_of(SHARED, "// SHARED-LEGACY")
         ),
         "a class that synchronizes shares its stack with its callers\n{}",
+        run.describe()
+    );
+    assert!(
+        csv.iter().any(|f| f.class == "e2e.legacy.Types"
+            && f.method == "intern"
+            && f.line == Some(line_of(TYPES, "// STATIC-LEGACY"))),
+        "a static table is every caller's\n{}",
         run.describe()
     );
 

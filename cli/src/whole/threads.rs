@@ -81,8 +81,9 @@ pub fn conflict(threads: &[AbstractThread], a: u32, b: u32, field_class: u32) ->
 
 /// Whether the library's unknown callers share the state of the thread-safe object held in
 /// field `field`: always, except for a legacy synchronized collection (`legacy` in the platform
-/// model: `Vector`, `Stack`, `Hashtable`) held by a class that takes no lock of its own (nor
-/// does a superclass) and is not annotated as thread-safe. Such a collection is synchronized for
+/// model: `Vector`, `Stack`, `Hashtable`) held in an instance field of a class that takes no
+/// lock of its own (nor does a superclass) and is not annotated as thread-safe (a static one is
+/// one collection for every caller). Such a collection is synchronized for
 /// compatibility, and code holds one out of habit or for its API (a Swing model, a parser's
 /// stack, a naming result), not because threads share its holder; a class that synchronizes
 /// nothing is no entry of the open world, and its objects are the per-call state of the code
@@ -95,10 +96,14 @@ pub fn callers_share(
     field: crate::whole::facts::FieldId,
     thread_safe_annotations: &[String],
 ) -> bool {
-    if !fields.is_legacy(field) {
+    let (holder, index) = fields.owner(field);
+    // A static field is one collection for every caller, whatever its class does.
+    let is_static =
+        p.class(holder).fields[index as usize].access & crate::bytecode::acc::STATIC != 0;
+    if !fields.is_legacy(field) || is_static {
         return true;
     }
-    let mut class = Some(fields.owner(field).0);
+    let mut class = Some(holder);
     let mut steps = 0;
     while let Some(ci) = class {
         let c = p.class(ci);
