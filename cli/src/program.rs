@@ -34,6 +34,9 @@ pub struct Program {
     /// Fields assigned a thread-safe object (a `Collections.synchronized*` wrapper, or a
     /// `new` of a thread-safe class): owner class → field names.
     thread_safe_fields: FxHashMap<Box<str>, Vec<Box<str>>>,
+    /// Of those, the fields assigned a new legacy collection (`Vector`, `Hashtable`): (class of
+    /// the reference, field name).
+    legacy_fields: Vec<(Box<str>, Box<str>)>,
     summaries: Vec<Vec<Summary>>,
     /// Each class's method references resolved once: `resolved[class][ref]`.
     resolved: Vec<Vec<Option<MethodId>>>,
@@ -93,6 +96,7 @@ impl Program {
             config,
             thread_safe,
             thread_safe_fields: FxHashMap::default(),
+            legacy_fields: Vec::new(),
             summaries: Vec::new(),
             resolved: Vec::new(),
             fields: FieldFacts::default(),
@@ -165,8 +169,14 @@ impl Program {
             .par_iter()
             .map(crate::analysis::locks::rw_lock_parts)
             .collect();
-        for (owner, name) in summary::thread_safe_fields(&p) {
-            p.thread_safe_fields.entry(owner).or_default().push(name);
+        for (owner, name, legacy) in summary::thread_safe_fields(&p) {
+            if legacy {
+                p.legacy_fields.push((owner.clone(), name.clone()));
+            }
+            let names = p.thread_safe_fields.entry(owner).or_default();
+            if !names.contains(&name) {
+                names.push(name);
+            }
         }
         let t_index = t0.elapsed();
         let t = std::time::Instant::now();
@@ -249,6 +259,11 @@ impl Program {
         self.thread_safe_fields
             .get(owner)
             .is_some_and(|v| v.iter().any(|n| &**n == name))
+    }
+
+    /// The fields assigned a new legacy collection, as `(class of the reference, field name)`.
+    pub fn legacy_fields(&self) -> &[(Box<str>, Box<str>)] {
+        &self.legacy_fields
     }
 
     pub fn class_index(&self, name: &str) -> Option<u32> {

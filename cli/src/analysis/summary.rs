@@ -222,8 +222,10 @@ fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
 }
 
 /// Fields assigned a thread-safe object: `f = Collections.synchronizedMap(..)` or
-/// `f = new ConcurrentHashMap<>()` (the call right before the store, as javac emits it).
-pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
+/// `f = new ConcurrentHashMap<>()` (the call right before the store, as javac emits it), and
+/// whether that object is a new legacy collection (`f = new Vector<>()`: `legacy` in the
+/// platform model).
+pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>, bool)> {
     p.classes
         .par_iter()
         .flat_map_iter(|c| {
@@ -236,11 +238,13 @@ pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>)> {
                     };
                     let Op::Invoke(_, r) = &w[0].op else { continue };
                     let r = c.member(*r);
+                    let new = &*r.name == "<init>";
                     let thread_safe = p.thread_safe.is_factory(&r.class, &r.name)
-                        || (&*r.name == "<init>" && p.thread_safe.is_class(&r.class));
+                        || (new && p.thread_safe.is_class(&r.class));
                     if thread_safe {
                         let f = c.member(*f);
-                        found.push((Box::from(&*f.class), Box::from(&*f.name)));
+                        let legacy = new && p.thread_safe.is_legacy(&r.class);
+                        found.push((Box::from(&*f.class), Box::from(&*f.name), legacy));
                     }
                 }
             }
@@ -653,7 +657,6 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             let mut out = Vec::new();
-            let mut init_only: Option<Vec<bool>> = None;
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
                 for (at, i) in code.insns.iter().enumerate() {
@@ -668,9 +671,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                         class: ci as u32,
                         method: mi as u32,
                     };
-                    let init =
-                        init_only.get_or_insert_with(|| super::sharing::init_only_methods(c));
-                    if init[mi] && &*m.name == "<clinit>" {
+                    if &*m.name == "<clinit>" {
                         continue;
                     }
                     let same_class = t.class == ci as u32 && kind != InvokeKind::Interface;

@@ -819,39 +819,32 @@ impl Run<'_> {
     /// Whether a condition `ctl` looks at `var` itself (a read of it, in a region or not, or
     /// the outcome of an update of it).
     fn looks_at(&self, ctl: Val, var: Var) -> bool {
-        bits(ctl.src).any(|b| match self.srcs.get(b) {
-            Some(Src::Atomic(g)) => g.var == var,
-            Some(Src::Plain(x, _)) | Some(Src::Outcome(x, _)) => *x == var,
-            _ => false,
-        })
+        bits(ctl.src).any(|b| self.src_var(b) == Some(var))
     }
 
-    /// A condition `ctl` without the sources that are looks at a variable the callee summary
-    /// `s` re-checks before write `w` by testing the outcome of its own update of it
-    /// ([`Summary::outcome_checked`]), when `safe` (the call's result, if any, is tested).
-    fn without_rechecked(&self, ctl: Val, s: &Summary, w: &GAccess, safe: bool) -> Val {
-        if !safe {
-            return ctl;
-        }
-        let mut drop = 0u64;
-        for &(x, _) in s.outcome_checked.iter().filter(|(_, g)| g == w) {
-            for b in bits(ctl.src) {
-                let var = match self.srcs.get(b) {
-                    Some(Src::Atomic(g)) => g.var,
-                    Some(Src::Plain(v, _)) | Some(Src::Outcome(v, _)) => *v,
-                    _ => continue,
-                };
-                if var == x {
-                    drop |= 1 << b;
-                }
+    /// The sources of condition `ctl` that look at a variable the callee summary `s` re-checks
+    /// before write `w` by testing the outcome of its own update of it
+    /// ([`Summary::outcome_checked`]), when `safe` (the call's result, if any, is tested): a
+    /// condition to take away with [`Val::without_control`].
+    fn rechecked_looks(&self, ctl: Val, s: &Summary, w: &GAccess, safe: bool) -> Val {
+        let mut looks = Val::default();
+        if safe {
+            for &(x, _) in s.outcome_checked.iter().filter(|(_, g)| g == w) {
+                looks.src |= bits(ctl.src)
+                    .filter(|&b| self.src_var(b) == Some(x))
+                    .fold(0, |m, b| m | 1 << b);
             }
         }
-        Val {
-            src: ctl.src & !drop,
-            data: ctl.data & !drop,
-            left: ctl.left & !drop,
-            again: ctl.again & !drop,
-            ..ctl
+        looks
+    }
+
+    /// The variable source `b` is a look at (a read, in a region or not, or an update's
+    /// outcome).
+    fn src_var(&self, b: usize) -> Option<Var> {
+        match self.srcs.get(b) {
+            Some(Src::Atomic(g)) => Some(g.var),
+            Some(Src::Plain(x, _)) | Some(Src::Outcome(x, _)) => Some(*x),
+            _ => None,
         }
     }
 
@@ -1272,12 +1265,8 @@ impl Run<'_> {
                             arg(slot).without_control(ctl)
                         } else {
                             // Looks the callee re-checks by its update's outcome decide nothing.
-                            let kept = self.without_rechecked(fctl, s, &w, outcome_safe);
-                            let dropped = Val {
-                                src: fctl.src & !kept.src,
-                                ..Val::default()
-                            };
-                            arg(slot).without_control(dropped).or(kept)
+                            let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
+                            arg(slot).or(fctl).without_control(looks)
                         };
                         let on = on_arg(s, &w);
                         self.flow(decided, arg(slot).data, w, on, cx.at, cx.at);
@@ -1298,8 +1287,15 @@ impl Run<'_> {
                 }
                 for &w in &s.writes {
                     if w.node == callee && !rechecked(&w) {
-                        let decided = self.without_rechecked(fctl, s, &w, outcome_safe);
-                        self.flow(decided, 0, w, on_arg(s, &w), cx.at, cx.at);
+                        let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
+                        self.flow(
+                            fctl.without_control(looks),
+                            0,
+                            w,
+                            on_arg(s, &w),
+                            cx.at,
+                            cx.at,
+                        );
                     }
                     push_capped(&mut self.out.summary.writes, w);
                 }

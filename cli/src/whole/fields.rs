@@ -7,7 +7,7 @@
 //! at a time by contract (an iterator's cursor).
 
 use super::facts::FieldId;
-use crate::bytecode::{acc, Op};
+use crate::bytecode::acc;
 use crate::program::Program;
 
 pub use crate::analysis::sharing::IO_PREFIXES;
@@ -50,23 +50,9 @@ impl FieldTable {
                     .is_some_and(|t| p.thread_safe.is_legacy(t))
             })
             .collect();
-        for c in &p.classes {
-            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
-                for w in code.insns.windows(2) {
-                    let (Op::Invoke(_, init), Op::PutField(f) | Op::PutStatic(f)) =
-                        (&w[0].op, &w[1].op)
-                    else {
-                        continue;
-                    };
-                    let init = c.member(*init);
-                    if &*init.name != "<init>" || !p.thread_safe.is_legacy(&init.class) {
-                        continue;
-                    }
-                    let f = c.member(*f);
-                    if let Some((ci, fi)) = p.field_owner(&f.class, &f.name) {
-                        legacy[(facts.base[ci as usize] + fi) as usize] = true;
-                    }
-                }
+        for (class, name) in p.legacy_fields() {
+            if let Some((ci, fi)) = p.field_owner(class, name) {
+                legacy[(facts.base[ci as usize] + fi) as usize] = true;
             }
         }
         FieldTable {

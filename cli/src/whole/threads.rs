@@ -107,11 +107,7 @@ pub fn callers_share(
     let mut steps = 0;
     while let Some(ci) = class {
         let c = p.class(ci);
-        let annotated = c.annotations.iter().any(|a| {
-            (thread_safe_annotations.iter())
-                .any(|n| crate::bytecode::annotation_simple_name(a) == n)
-        });
-        if annotated || crate::analysis::locks::class_synchronizes(p, c) {
+        if meant_for_callers(p, c, thread_safe_annotations) {
             return true;
         }
         steps += 1;
@@ -122,6 +118,19 @@ pub fn callers_share(
             .filter(|_| steps < 64);
     }
     false
+}
+
+/// Whether a class is meant for concurrent callers: it synchronizes itself, or carries a
+/// thread-safe annotation. Its public methods are the entries of the open world.
+fn meant_for_callers(
+    p: &Program,
+    c: &crate::bytecode::Class,
+    thread_safe_annotations: &[String],
+) -> bool {
+    let annotated = c.annotations.iter().any(|a| {
+        (thread_safe_annotations.iter()).any(|n| crate::bytecode::annotation_simple_name(a) == n)
+    });
+    annotated || crate::analysis::locks::class_synchronizes(p, c)
 }
 
 /// [`conflict`] for the variable `var` of the causal graph: two instances of the library's
@@ -680,12 +689,7 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
         if c.library || c.is_interface() {
             continue;
         }
-        let annotated = c.annotations.iter().any(|a| {
-            thread_safe_annotations
-                .iter()
-                .any(|n| crate::bytecode::annotation_simple_name(a) == n)
-        });
-        if !(annotated || crate::analysis::locks::class_synchronizes(p, c)) {
+        if !meant_for_callers(p, c, thread_safe_annotations) {
             continue;
         }
         for (mi, m) in c.methods.iter().enumerate() {
