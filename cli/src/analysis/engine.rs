@@ -661,7 +661,11 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
         };
         match op {
             Op::Nop | Op::Goto(_) | Op::Ret(_) | Op::CheckCast => {}
-            Op::Const(n) => {
+            Op::Const(_) | Op::Flag(_) => {
+                let n = match op {
+                    Op::Const(n) => *n,
+                    _ => 1,
+                };
                 let v = a.transfer(&cx(StepKind::Fresh, true), &mut []);
                 push(
                     f,
@@ -669,7 +673,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                         v,
                         sym: Sym::Value(i),
                     },
-                    *n,
+                    n,
                 );
             }
             Op::ClassLiteral(lit) => {
@@ -849,7 +853,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     match cond {
                         Cond::Zero => return Ok(Some((branch, false))),
                         Cond::NonZero => return Ok(Some((branch, true))),
-                        Cond::Other => {}
+                        Cond::Null | Cond::NonNull | Cond::Other => {}
                     }
                 }
             }

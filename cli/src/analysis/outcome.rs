@@ -39,7 +39,7 @@ fn tested_from(code: &Code, k: usize) -> bool {
     for i in code.insns.iter().skip(k).take(3) {
         match i.op {
             Op::If { .. } | Op::Switch(_) => return true,
-            Op::Const(_) | Op::Load(..) | Op::Compute { .. } => {}
+            Op::Const(_) | Op::Flag(_) | Op::Load(..) | Op::Compute { .. } => {}
             _ => return false,
         }
     }

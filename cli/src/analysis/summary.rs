@@ -492,7 +492,7 @@ fn fresh_before(
         return false;
     };
     match prev.op {
-        Op::Const(_) | Op::NewArray(_) => true,
+        Op::Const(_) | Op::Flag(_) | Op::NewArray(_) => true,
         Op::CheckCast => fresh_before(p, id, c, code, end - 1, depth),
         Op::Invoke(_, r) => {
             &*c.member(r).name == "<init>"
@@ -820,6 +820,7 @@ fn site_receiver_is_this(p: &Program, caller: MethodId, at: u32) -> bool {
         let (pop, push) = match code.insns[k].op {
             Op::Load(_, n) => (0, n as i32),
             Op::Const(n) => (0, n as i32),
+            Op::Flag(_) => (0, 1),
             Op::GetStatic(fr) => (0, c.member(fr).ret_slots as i32),
             Op::GetField(fr) => (1, c.member(fr).ret_slots as i32),
             Op::CheckCast | Op::Nop => (0, 0),

@@ -321,7 +321,15 @@ pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control>
     }
     // Direct dependences: for an edge a → s, the blocks from s up the post-dominator tree to
     // ipdom(a) (exclusive) depend on a's branch.
-    let mut direct: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each with the successor of the branch's block that the dependence goes through (which
+    // way the branch went for the block to run), `EDGES` when through several.
+    let mut direct: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+    let note = |to: &mut Vec<(usize, u32)>, a: usize, s: u32| match to.iter_mut().find(|e| e.0 == a)
+    {
+        Some(e) if e.1 != s => e.1 = EDGES,
+        Some(_) => {}
+        None => to.push((a, s)),
+    };
     for (a, blk) in cfg.blocks.iter().enumerate() {
         if blk.succs.len() < 2 || blk.succs.iter().any(|&s| asserts(s as usize)) {
             continue;
@@ -332,43 +340,53 @@ pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control>
             let mut guard = 0;
             while x != stop && x != exit && x != UNDEF && guard <= n {
                 guard += 1;
-                if !direct[x].contains(&a) {
-                    direct[x].push(a);
-                }
+                note(&mut direct[x], a, s);
                 x = ipdom[x];
             }
         }
     }
     // Nested conditions: the transitive closure, as branch instructions, the direct ones
-    // first.
+    // first. A nested one is passed the way the condition nested in it needs it.
     (0..n)
         .map(|b| {
-            let mut out: Vec<usize> = Vec::new();
-            for &a in direct[b].iter().take(16) {
-                if !out.contains(&a) {
-                    out.push(a);
-                }
+            let mut out: Vec<(usize, u32)> = Vec::new();
+            for &(a, s) in direct[b].iter().take(16) {
+                note(&mut out, a, s);
             }
             let ndirect = out.len();
-            let mut stack: Vec<usize> = out.iter().flat_map(|&a| direct[a].clone()).collect();
-            while let Some(a) = stack.pop() {
-                if out.contains(&a) || out.len() >= 16 {
+            let mut stack: Vec<(usize, u32)> =
+                out.iter().flat_map(|&(a, _)| direct[a].clone()).collect();
+            while let Some((a, s)) = stack.pop() {
+                if let Some(k) = out.iter().position(|e| e.0 == a) {
+                    if k >= ndirect {
+                        note(&mut out, a, s);
+                    }
                     continue;
                 }
-                out.push(a);
+                if out.len() >= 16 {
+                    continue;
+                }
+                out.push((a, s));
                 stack.extend(direct[a].iter().copied());
             }
             Control {
-                branches: out.iter().map(|&a| cfg.blocks[a].end - 1).collect(),
+                branches: out.iter().map(|&(a, _)| cfg.blocks[a].end - 1).collect(),
+                edges: out.iter().map(|&(_, s)| s).collect(),
                 direct: ndirect,
             }
         })
         .collect()
 }
 
+/// [`Control::edges`] of a dependence through more than one successor of the branch.
+pub const EDGES: u32 = u32::MAX;
+
 /// The conditions a block depends on: branch instructions, the direct ones first.
 pub struct Control {
     pub branches: Vec<u32>,
+    /// For each of `branches`, the successor block of the branch that leads to this block (the
+    /// way the branch goes when the block runs), [`EDGES`] when several do.
+    pub edges: Vec<u32>,
     /// How many of `branches` (the first ones) the block depends on directly.
     pub direct: usize,
 }

@@ -487,7 +487,20 @@ pub fn decode_code<'a>(
         let compute = |pop: u8, push: u8| Op::Compute { pop, push };
         let decoded = match op {
             0x00 | 0xca | 0xfe | 0xff => Op::Nop,
-            0x01..=0x08 | 0x0b..=0x0d | 0x10 | 0x11 => Op::Const(1),
+            0x01 => Op::Flag(Konst::Null),
+            0x03 => Op::Flag(Konst::Zero),
+            0x02 | 0x04..=0x08 => Op::Flag(Konst::NonZero),
+            0x10 => Op::Flag(if b1() == 0 {
+                Konst::Zero
+            } else {
+                Konst::NonZero
+            }),
+            0x11 => Op::Flag(if idx2() == 0 {
+                Konst::Zero
+            } else {
+                Konst::NonZero
+            }),
+            0x0b..=0x0d => Op::Const(1),
             0x09 | 0x0a | 0x0e | 0x0f => Op::Const(2),
             0x12 => ldc(b1() as u16, &mut class_literals)?,
             0x13 | 0x14 => ldc(idx2(), &mut class_literals)?,
@@ -540,7 +553,17 @@ pub fn decode_code<'a>(
                 target: jump2()?,
                 cond: Cond::NonZero,
             },
-            0x9b..=0x9e | 0xc6 | 0xc7 => Op::If {
+            0xc6 => Op::If {
+                pop: 1,
+                target: jump2()?,
+                cond: Cond::Null,
+            },
+            0xc7 => Op::If {
+                pop: 1,
+                target: jump2()?,
+                cond: Cond::NonNull,
+            },
+            0x9b..=0x9e => Op::If {
                 pop: 1,
                 target: jump2()?,
                 cond: Cond::Other,

@@ -370,6 +370,9 @@ pub enum Op {
     Nop,
     /// Push a constant of `n` slots.
     Const(u8),
+    /// Push a one-slot constant the analyses can tell apart in a branch on it: `aconst_null`,
+    /// or an `int` (`iconst_*`, `bipush`, `sipush`) zero or not (a `boolean` flag).
+    Flag(Konst),
     /// `ldc` of a class literal (a lock identity): index into [`Code::class_literals`].
     ClassLiteral(u32),
     /// Load `n` slots from local `idx`.
@@ -429,6 +432,16 @@ pub enum Op {
     MonitorExit,
 }
 
+/// A constant as a branch on it sees it ([`Op::Flag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Konst {
+    Null,
+    /// `0`, `false`.
+    Zero,
+    /// Any other `int`, `true`.
+    NonZero,
+}
+
 /// What a conditional branch tests, as far as the analyses care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cond {
@@ -436,6 +449,10 @@ pub enum Cond {
     Zero,
     /// `ifne`: jumps when the int is non-zero.
     NonZero,
+    /// `ifnull`: jumps when the reference is `null`.
+    Null,
+    /// `ifnonnull`: jumps when the reference is not `null`.
+    NonNull,
     Other,
 }
 

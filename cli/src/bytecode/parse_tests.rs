@@ -339,7 +339,8 @@ fn dynamic_bootstrap_arg_is_dropped_and_the_rest_of_the_class_survives() {
             ops[..],
             [
                 Op::Load(0, 1),
-                Op::Const(1),
+                // iconst_0: a constant a branch on it can tell apart.
+                Op::Flag(crate::bytecode::Konst::Zero),
                 Op::InvokeDynamic(_),
                 Op::Return(1)
             ]

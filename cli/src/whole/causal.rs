@@ -42,7 +42,7 @@ use super::views::{tarjan, Node, Views};
 use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx, StepKind};
 use crate::analysis::locks::{self, CallEffect, RegionCall, Returns, CALLER_SITE};
 use crate::bytecode::cfg::{control_dependence, Cfg, Control};
-use crate::bytecode::{Class, Code, Op};
+use crate::bytecode::{Class, Code, Konst, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
@@ -121,6 +121,11 @@ pub struct Summary {
     pub ret_plain: Vec<(Var, Loc)>,
     /// A parameter flows (data or control) into a write inside a region.
     pub param_writes: Vec<(u8, GAccess)>,
+    /// Of [`Self::param_writes`], those a parameter decides only on the way to a test of the
+    /// outcome of this method's own update of the variable written, which decides the write
+    /// (`if (v == null) { if (map.putIfAbsent(k, t) == null) created = true; } .. if (created)
+    /// map.put(k, r)`): a caller's stale look at that variable, passed in, is re-checked.
+    pub param_superseded: Vec<(u8, GAccess)>,
     /// A parameter flows into a write outside every region of the method.
     pub param_plain_writes: Vec<(u8, Var, Loc)>,
     /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
@@ -148,6 +153,10 @@ pub struct Summary {
     /// the state as it found it, so a caller's earlier look at the variable is re-checked
     /// (`if (!buf.isEmpty()) buf.take()`), as for [`Self::self_checked`].
     pub outcome_checked: Vec<(Var, GAccess)>,
+    /// It returns `null`, `0` or `false` where the outcome of its own update decided (`return
+    /// null` when the count it decremented was already zero): a caller that uses the result
+    /// untested acts on a failure it did not see.
+    pub ret_failure: bool,
     /// Pairs of parameters combined in one definition.
     pub param_pairs: Vec<(u8, u8)>,
     /// Accesses of its own regions made on a field of the object a parameter holds, with that
@@ -317,6 +326,29 @@ pub struct Val {
     /// `this`); 0 unknown. The thread-safe object it is belongs to that object
     /// ([`Run::src_on`]).
     base: u8,
+    /// A flag: on every path a constant this method made, and, for each case a branch on it
+    /// tells apart ([`NULL`], [`ZERO`]: `0`, `false`, `Boolean.FALSE`; [`NONZERO`]: another
+    /// `int`, `true`, `Boolean.TRUE`), the instruction that made that constant ([`NONE`]: no
+    /// constant of the case reaches here, [`MANY`]: several). A branch on it goes one way only
+    /// where the constant of that case got here, made under its own conditions
+    /// ([`Run::taken`]): `if (created)` after `created = true` in one arm decides what the
+    /// arm's conditions decided, not what the other arm's did.
+    flag: Option<[u32; 3]>,
+}
+
+/// The cases of [`Val::flag`].
+const NULL: usize = 0;
+const ZERO: usize = 1;
+const NONZERO: usize = 2;
+/// No constant of a case; several.
+const NONE: u32 = u32::MAX;
+const MANY: u32 = u32::MAX - 1;
+
+/// A flag of one constant, made at `at`.
+fn flag_of(case: usize, at: u32) -> Option<[u32; 3]> {
+    let mut f = [NONE; 3];
+    f[case] = at;
+    Some(f)
 }
 
 impl Val {
@@ -331,6 +363,7 @@ impl Val {
             local: false,
             alloc: 0,
             base: 0,
+            flag: None,
         }
     }
 
@@ -353,6 +386,14 @@ impl Val {
             local: self.local && o.local,
             alloc: if self.alloc == o.alloc { self.alloc } else { 0 },
             base: if self.base == o.base { self.base } else { 0 },
+            flag: match (self.flag, o.flag) {
+                (Some(a), Some(b)) => Some(std::array::from_fn(|k| match (a[k], b[k]) {
+                    (x, NONE) | (NONE, x) => x,
+                    (x, y) if x == y => x,
+                    _ => MANY,
+                })),
+                _ => None,
+            },
         }
     }
 
@@ -471,12 +512,17 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn control(&self, at: u32) -> Val {
+        self.control_of(self.block_of[at as usize] as usize, 0)
+    }
+
+    /// [`Self::control`] of a block; `depth`: flags followed to get here ([`Self::taken`]).
+    fn control_of(&self, block: usize, depth: u8) -> Val {
         let mut v = Val::default();
         let mut again = 0;
-        if let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) {
-            for b in &bs.branches {
+        if let Some(bs) = self.ctrl.get(block) {
+            for (b, &edge) in bs.branches.iter().zip(&bs.edges) {
                 if let Some(c) = self.branch.get(b) {
-                    v = v.or(*c);
+                    v = v.or(self.taken(*b, edge, *c, depth));
                 }
             }
             // The conditions a block depends on are not all on one path (a block after a join
@@ -484,8 +530,10 @@ impl Run<'_> {
             // the one condition every path to the block passes (`if (size > 0)` in this loop
             // iteration, under a loop condition on the last iteration's value).
             if bs.direct == 1 {
-                if let Some(c) = bs.branches.first().and_then(|b| self.branch.get(b)) {
-                    again = c.current();
+                if let (Some(b), Some(&edge)) = (bs.branches.first(), bs.edges.first()) {
+                    if let Some(c) = self.branch.get(b) {
+                        again = self.taken(*b, edge, *c, depth).current();
+                    }
                 }
             }
         }
@@ -493,6 +541,52 @@ impl Run<'_> {
         // A condition reaches what it controls by control alone.
         v.data = 0;
         v
+    }
+
+    /// The condition `c` of the branch at `br` as the block reached through its successor
+    /// `edge` sees it: when `c` is a flag ([`Val::flag`]) and one constant alone takes the
+    /// branch that way, only the conditions under which that constant was made.
+    fn taken(&self, br: u32, edge: u32, c: Val, depth: u8) -> Val {
+        match self.flag_site(br, edge, &c) {
+            Some(site) if depth < 4 => {
+                let mask = self
+                    .control_of(self.block_of[site as usize] as usize, depth + 1)
+                    .src;
+                Val {
+                    src: c.src & mask,
+                    data: c.data & mask,
+                    left: c.left & mask,
+                    again: c.again & mask,
+                    ..c
+                }
+            }
+            _ => c,
+        }
+    }
+
+    /// The instruction that made the one constant of flag `c` with which the branch at `br`
+    /// goes to its successor `edge`, if one alone does.
+    fn flag_site(&self, br: u32, edge: u32, c: &Val) -> Option<u32> {
+        use crate::bytecode::Cond;
+        let flag = c.flag?;
+        let Op::If { target, cond, .. } = self.code.insns.get(br as usize)?.op else {
+            return None;
+        };
+        if edge == crate::bytecode::cfg::EDGES {
+            return None;
+        }
+        let jumps = edge == *self.block_of.get(target as usize)?;
+        let site = match (cond, jumps) {
+            (Cond::Zero, true) | (Cond::NonZero, false) => flag[ZERO],
+            (Cond::Zero, false) | (Cond::NonZero, true) => flag[NONZERO],
+            (Cond::Null, true) | (Cond::NonNull, false) => flag[NULL],
+            (Cond::Null, false) | (Cond::NonNull, true) => match (flag[ZERO], flag[NONZERO]) {
+                (x, NONE) | (NONE, x) => x,
+                _ => MANY,
+            },
+            _ => return None,
+        };
+        (site < MANY).then_some(site)
     }
 
     /// The control sources that count for flows: conditions on values read in this method or
@@ -509,6 +603,7 @@ impl Run<'_> {
             local: false,
             alloc: 0,
             base: 0,
+            flag: None,
         }
     }
 
@@ -804,6 +899,12 @@ impl Run<'_> {
             };
             let br = c.branches[0];
             if let Some(v) = self.branch.get(&br) {
+                // A flag set where the outcome decided: the chain goes on from where its
+                // constant was made.
+                if let Some(site) = c.edges.first().and_then(|&e| self.flag_site(br, e, v)) {
+                    block = self.block_of[site as usize] as usize;
+                    continue;
+                }
                 if v.data & (1 << b) == 0
                     && bits(v.data)
                         .any(|o| o > b && matches!(self.srcs[o], Src::Outcome(x, _) if x == var))
@@ -836,6 +937,20 @@ impl Run<'_> {
             }
         }
         looks
+    }
+
+    /// The value without its sources that look at `var`.
+    fn without_looks_at(&self, v: Val, var: Var) -> Val {
+        let m = bits(v.src)
+            .filter(|&b| self.src_var(b) == Some(var))
+            .fold(0, |m, b| m | 1 << b);
+        Val {
+            src: v.src & !m,
+            data: v.data & !m,
+            left: v.left & !m,
+            again: v.again & !m,
+            ..v
+        }
     }
 
     /// The variable source `b` is a look at (a read, in a region or not, or an update's
@@ -894,6 +1009,9 @@ impl Run<'_> {
                 self.note_outcome_checked(self.control(at), dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                    if data & (1 << p) == 0 && self.decided_by_outcome(at, p, var) {
+                        push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                    }
                 }
             }
             None => {
@@ -1022,6 +1140,9 @@ impl Run<'_> {
                     self.note_outcome_checked(ctl, dst);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                        if args.data & (1 << p) == 0 && self.decided_by_outcome(cx.at, p, var) {
+                            push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                        }
                     }
                 }
             }
@@ -1071,6 +1192,17 @@ impl Run<'_> {
     }
 
     fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
+        // A `Boolean` flag unboxed is the same flag.
+        if let (Some(Op::Invoke(_, r)), Some(recv)) = (
+            self.code.insns.get(cx.at as usize).map(|i| &i.op),
+            inputs.first(),
+        ) {
+            let m = self.class.member(*r);
+            if recv.flag.is_some() && &*m.class == "java/lang/Boolean" && &*m.name == "booleanValue"
+            {
+                return *recv;
+            }
+        }
         match effect {
             CallEffect::Acquire(_)
             | CallEffect::TryAcquire(_)
@@ -1224,8 +1356,9 @@ impl Run<'_> {
             // The caller tests what the call returns (`if (getAndReset())`).
             let tested = crate::analysis::outcome::result_tested(code, cx.at);
             // What an update's outcome decided inside the callee is re-checked for this caller
-            // when nothing of it comes back untested: a `void` callee, or a result the caller
-            // tests (`take()` returning null when another thread emptied it).
+            // when nothing of it comes back untested: a `void` callee, a result the caller
+            // tests (`take()` returning null when another thread emptied it), or a callee that
+            // returns no `null`, `0` or `false` its outcome decided (`Summary::ret_failure`).
             let outcome_safe = tested
                 || code.insns.get(cx.at as usize).is_some_and(|i| {
                     matches!(i.op, Op::Invoke(_, r) if self.class.member(r).desc.ends_with(")V"))
@@ -1247,6 +1380,8 @@ impl Run<'_> {
                 .filter(|_| virtual_call && summaries.len() > 1 && outer.is_none())
                 .and_then(|&r| pure_param(r));
             for &(callee, s) in &summaries {
+                // A callee that signals no failure of its update by what it returns.
+                let outcome_safe = outcome_safe || !s.ret_failure;
                 // The callee looks at the variable again before it writes, or returns the
                 // outcome of its update and the caller tests it: the caller's condition decides
                 // none of its writes (below), whatever the arguments are.
@@ -1261,12 +1396,19 @@ impl Run<'_> {
                     if w.node == callee {
                         // Re-checked: the caller's condition decides nothing, not even as the
                         // implicit flow an argument computed under it carries.
+                        // A look at the variable passed in and re-checked by the callee's
+                        // update on the way to the write decides nothing.
+                        let a = if s.param_superseded.contains(&(slot, w)) {
+                            self.without_looks_at(arg(slot), w.var)
+                        } else {
+                            arg(slot)
+                        };
                         let decided = if rechecked(&w) {
-                            arg(slot).without_control(ctl)
+                            a.without_control(ctl)
                         } else {
                             // Looks the callee re-checks by its update's outcome decide nothing.
                             let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
-                            arg(slot).or(fctl).without_control(looks)
+                            a.or(fctl).without_control(looks)
                         };
                         let on = on_arg(s, &w);
                         self.flow(decided, arg(slot).data, w, on, cx.at, cx.at);
@@ -1422,6 +1564,17 @@ impl Analysis for Run<'_> {
         let ctl = self.control(at);
         match cx.kind {
             StepKind::Fresh => Val {
+                flag: match op {
+                    Op::Flag(k) => flag_of(
+                        match k {
+                            Konst::Null => NULL,
+                            Konst::Zero => ZERO,
+                            Konst::NonZero => NONZERO,
+                        },
+                        at,
+                    ),
+                    _ => None,
+                },
                 local: matches!(op, Op::New(_)),
                 alloc: match op {
                     Op::New(r) => self
@@ -1475,6 +1628,16 @@ impl Analysis for Run<'_> {
                     }
                     v.field = field;
                     v.base = on;
+                    if let Op::GetStatic(r) = op {
+                        let m = self.class.member(r);
+                        if &*m.class == "java/lang/Boolean" {
+                            match &*m.name {
+                                "TRUE" => v.flag = flag_of(NONZERO, at),
+                                "FALSE" => v.flag = flag_of(ZERO, at),
+                                _ => {}
+                            }
+                        }
+                    }
                     v
                 }
                 Op::ArrayLoad(_) => {
@@ -1525,10 +1688,20 @@ impl Analysis for Run<'_> {
                         }
                     }
                     Op::If { .. } | Op::Switch(_) => {
-                        let u = union(inputs);
+                        let mut u = union(inputs);
+                        if let [only] = inputs {
+                            u.flag = only.flag;
+                        }
                         // Joined over the visits (paths and loop iterations) of the branch.
-                        let e = self.branch.entry(at).or_default();
-                        *e = e.join(&u);
+                        match self.branch.entry(at) {
+                            std::collections::hash_map::Entry::Occupied(mut e) => {
+                                let j = e.get().join(&u);
+                                e.insert(j);
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(u);
+                            }
+                        }
                         if cx.record {
                             self.define(at, u, None);
                             for b in bits(u.data) {
@@ -1545,6 +1718,13 @@ impl Analysis for Run<'_> {
             StepKind::Return => {
                 if cx.record {
                     let v = union(inputs).or(ctl);
+                    let nothing = inputs
+                        .first()
+                        .and_then(|r| r.flag)
+                        .is_some_and(|f| f[NULL] != NONE || f[ZERO] != NONE);
+                    if nothing && bits(v.src).any(|b| matches!(self.srcs[b], Src::Outcome(..))) {
+                        self.out.summary.ret_failure = true;
+                    }
                     self.out.summary.ret_params |= v.src & PARAM_MASK;
                     for b in bits(v.src & !PARAM_MASK) {
                         match self.srcs[b] {
