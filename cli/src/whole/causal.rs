@@ -334,6 +334,12 @@ pub struct Val {
     /// ([`Run::taken`]): `if (created)` after `created = true` in one arm decides what the
     /// arm's conditions decided, not what the other arm's did.
     flag: Option<[u32; 3]>,
+    /// Sources of which it carries the thread's own instance: read inside the critical section
+    /// that then wrote the variable from them (`got = min(need, avail); avail -= got;`, a
+    /// read-modify-write under a lock): what it took out, like the result of an atomic
+    /// `getAndAdd`, not a snapshot that goes stale ([`Run::stored`]). Only where it is the
+    /// thread's own on every path it came by.
+    mine: u64,
 }
 
 /// The cases of [`Val::flag`].
@@ -364,7 +370,14 @@ impl Val {
             alloc: 0,
             base: 0,
             flag: None,
+            mine: self.mine_with(&o),
         }
+    }
+
+    /// The sources that are the thread's own wherever either value carries them.
+    fn mine_with(&self, o: &Val) -> u64 {
+        let own = |v: &Val| v.mine | !v.src;
+        own(self) & own(o) & (self.src | o.src)
     }
 
     /// The sources of which it carries an instance that has not left its region.
@@ -386,6 +399,7 @@ impl Val {
             local: self.local && o.local,
             alloc: if self.alloc == o.alloc { self.alloc } else { 0 },
             base: if self.base == o.base { self.base } else { 0 },
+            mine: self.mine_with(o),
             flag: match (self.flag, o.flag) {
                 (Some(a), Some(b)) => Some(std::array::from_fn(|k| match (a[k], b[k]) {
                     (x, NONE) | (NONE, x) => x,
@@ -489,6 +503,10 @@ struct Run<'a> {
     /// Imported sources that are the outcome of the callee's own update: it read the variable
     /// and wrote it too (`if (tryAcquire())`, a test-and-set).
     own_outcome: u64,
+    /// The sources the write just transferred took out ([`Val::mine`]): current reads of the
+    /// variable it wrote, in its data, inside its region. Set by each transfer, applied to every
+    /// register by [`Run::stored`].
+    took: u64,
     /// Reads made in this method outside every region, its caller's included.
     unlocked: u64,
     via: [u32; 64],
@@ -604,6 +622,7 @@ impl Run<'_> {
             alloc: 0,
             base: 0,
             flag: None,
+            mine: ctl.mine,
         }
     }
 
@@ -811,7 +830,7 @@ impl Run<'_> {
         enter_site: u32,
         index: bool,
     ) {
-        let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed;
+        let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed & !v.mine;
         if stale == 0 {
             return;
         }
@@ -1318,9 +1337,13 @@ impl Run<'_> {
                 if updated {
                     self.own_outcome |= bit;
                 }
+                // A new instance: current, even where the value also carries one that left
+                // (the last iteration's, by a condition: `Val::again`).
+                result.again |= bit & result.left;
                 result.src |= bit;
                 result.data |= bit;
                 if outer.is_none() && !enclosed && bit != 0 {
+                    result.again &= !bit;
                     result.left |= bit;
                     let b = bit.trailing_zeros() as usize;
                     if self.left_at[b] == NO_LEFT {
@@ -1342,6 +1365,7 @@ impl Run<'_> {
                     None => self.source((cx.at, k), Src::Plain(var, loc), None),
                 };
                 k += 1;
+                result.again |= bit & result.left;
                 result.src |= bit;
                 result.data |= bit;
             }
@@ -1476,8 +1500,11 @@ impl Run<'_> {
                         continue;
                     }
                     let checked = s.plain_checked.contains(&(var, loc));
+                    // Re-checked: as for the callee's own regions (above), the caller's
+                    // condition decides nothing, not even as the implicit flow an argument
+                    // computed under it carries.
                     let v = if checked {
-                        arg(slot)
+                        arg(slot).without_control(ctl)
                     } else {
                         arg(slot).or(fctl)
                     };
@@ -1532,6 +1559,12 @@ impl Analysis for Run<'_> {
         );
     }
 
+    const STORES: bool = true;
+
+    fn stored(&mut self, _place: locks::Sym, _single_writer: bool, v: &mut Val) {
+        v.mine |= self.took & v.src;
+    }
+
     fn validated(&mut self, site: u32, v: &mut Val) {
         // Where the compare-and-set succeeded, the values it compared are current again.
         if let Some(&m) = self.checked.get(&site) {
@@ -1560,6 +1593,7 @@ impl Analysis for Run<'_> {
 
     fn transfer(&mut self, cx: &StepCx, inputs: &mut [Val]) -> Val {
         let at = cx.at;
+        self.took = 0;
         let op = self.code.insns[at as usize].op.clone();
         let ctl = self.control(at);
         match cx.kind {
@@ -1665,6 +1699,11 @@ impl Analysis for Run<'_> {
                         let var = self.field_var(r).0;
                         if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
                             self.region_writes.insert((var, site));
+                            // A read-modify-write in one critical section: what the reads
+                            // of the variable it wrote from gave this thread is its own.
+                            self.took = bits(value.data & self.atomic & value.current())
+                                .filter(|&b| matches!(self.srcs[b], Src::Atomic(g) if g.var == var))
+                                .fold(0, |m, b| m | 1 << b);
                         }
                         let on = match op {
                             Op::PutField(_) => inputs.first().map_or(0, |o| object_on(*o)),
@@ -1799,6 +1838,7 @@ fn analyse(
         atomic: 0,
         imported: 0,
         own_outcome: 0,
+        took: 0,
         unlocked: 0,
         via: [NO_LEFT; 64],
         held: Vec::new(),
