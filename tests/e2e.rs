@@ -1766,3 +1766,123 @@ public class Parsers {
         run.describe()
     );
 }
+
+#[test]
+fn java_8_synthetic_accessors_read_like_direct_field_accesses() {
+    // Before nestmates (Java 11), an inner class reaches its outer class's private fields
+    // through static `access$NNN` methods. Compiled for Java 8 and for Java 17, the same
+    // source gives the same findings: the worker that claims the queue under the lock and
+    // remembers it in a flag stays quiet, the one that acts on a look from an earlier critical
+    // section is reported.
+    const SEQ: &str = r#"package e2e.access;
+
+import java.util.ArrayDeque;
+
+public class Sequential {
+    enum State { IDLE, QUEUED, RUNNING }
+
+    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private State state = State.IDLE;
+    private long runs;
+
+    public void execute(Runnable r) {
+        synchronized (queue) {
+            queue.add(r);
+            if (state == State.RUNNING || state == State.QUEUED) {
+                return;
+            }
+            state = State.QUEUED;
+        }
+        new Thread(new Worker()).start();
+        new Thread(new Starter()).start();
+    }
+
+    final class Worker implements Runnable {
+        public void run() {
+            boolean claimed = false;
+            while (true) {
+                Runnable task;
+                synchronized (queue) {
+                    if (!claimed) {
+                        if (state == State.RUNNING) {
+                            return;
+                        }
+                        runs++;
+                        state = State.RUNNING;
+                        claimed = true;
+                    }
+                    task = queue.poll();
+                    if (task == null) {
+                        state = State.IDLE; // QUIET-CLAIMED
+                        return;
+                    }
+                }
+                task.run();
+            }
+        }
+    }
+
+    final class Starter implements Runnable {
+        public void run() {
+            boolean idle;
+            synchronized (queue) {
+                idle = state == State.IDLE;
+            }
+            if (idle) {
+                synchronized (queue) {
+                    state = State.RUNNING; // TWIN-STALE
+                }
+            }
+        }
+    }
+
+    public static void main(String[] args) {
+        Sequential s = new Sequential();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> s.execute(() -> { })).start();
+        }
+    }
+}
+"#;
+    let mut seen = Vec::new();
+    for release in ["8", "17"] {
+        let src = common::scratch_dir(&format!("access-src-{release}"));
+        let out = common::scratch_dir(&format!("access-out-{release}"));
+        common::compile_sources(&src, &out, release, &[("e2e/access/Sequential.java", SEQ)]);
+        if release == "8" {
+            let inner = out.join("e2e/access/Sequential.class");
+            let bytes = std::fs::read(&inner).expect("outer class");
+            assert!(
+                bytes.windows(7).any(|w| w == b"access$"),
+                "javac --release 8 makes accessors"
+            );
+        }
+        let (run, report) = scan_json(&[&out], &["--rules", "causal-stale-value"]);
+        let csv: Vec<(String, Option<u32>)> = report
+            .findings_of("causal-stale-value")
+            .iter()
+            .map(|f| (f.class.clone(), f.line))
+            .collect();
+        assert!(
+            !csv.contains(&(
+                "e2e.access.Sequential$Worker".to_string(),
+                Some(line_of(SEQ, "// QUIET-CLAIMED"))
+            )),
+            "release {release}: the claimed worker is quiet\n{}",
+            run.describe()
+        );
+        assert!(
+            csv.contains(&(
+                "e2e.access.Sequential$Starter".to_string(),
+                Some(line_of(SEQ, "// TWIN-STALE"))
+            )),
+            "release {release}: the stale look is reported\n{}",
+            run.describe()
+        );
+        seen.push(csv);
+    }
+    assert_eq!(
+        seen[0], seen[1],
+        "Java 8 and Java 17 give the same findings"
+    );
+}

@@ -62,7 +62,10 @@ pub struct Program {
 
 impl Program {
     /// Index the classes (already de-duplicated) and compute the method summaries.
-    pub fn new(classes: Vec<Class>, config: AnalysisConfig) -> Program {
+    pub fn new(mut classes: Vec<Class>, config: AnalysisConfig) -> Program {
+        // Java 8 code reaches an outer class's private fields through synthetic accessors:
+        // seen through, it reads like the same source compiled for Java 11 or later.
+        crate::bytecode::accessors::inline(&mut classes);
         let mut by_name = FxHashMap::with_capacity_and_hasher(classes.len(), Default::default());
         for (i, c) in classes.iter().enumerate() {
             by_name.entry(c.name.clone()).or_insert(i as u32);

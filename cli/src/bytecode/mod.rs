@@ -1,7 +1,8 @@
 //! The bytecode model: our own class/method/instruction types ([`model`]), the parser
-//! boundary ([`parse`], the only place that knows `cafebabe`), and the control-flow graph
-//! ([`cfg`]).
+//! boundary ([`parse`], the only place that knows `cafebabe`), the control-flow graph
+//! ([`cfg`]), and synthetic accessors seen through ([`accessors`]).
 
+pub mod accessors;
 pub mod cfg;
 pub mod decode;
 pub mod model;
