@@ -119,9 +119,9 @@ pub fn inline(classes: &mut [Class]) {
                         };
                     }
                     Access::Write(f, stat) => {
-                        let pop = if f.arg_slots == 2 { Op::Pop2 } else { Op::Pop };
+                        // `o.f = v;`: the value the accessor returns is dropped.
                         let dropped = code.insns.get(i + 1).is_some_and(|n| {
-                            std::mem::discriminant(&n.op) == std::mem::discriminant(&pop)
+                            matches!((&n.op, f.arg_slots), (Op::Pop, 1) | (Op::Pop2, 2))
                         });
                         if dropped {
                             let id = add(f);

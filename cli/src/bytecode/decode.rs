@@ -543,30 +543,17 @@ pub fn decode_code<'a>(
             0x8a | 0x8f => compute(2, 2),               // l2d d2l
             0x94 | 0x97 | 0x98 => compute(4, 1),        // lcmp dcmpl dcmpg
             0x95 | 0x96 => compute(2, 1),               // fcmpl fcmpg
-            0x99 => Op::If {
+            // ifeq ifne iflt ifge ifgt ifle ifnull ifnonnull
+            0x99..=0x9e | 0xc6 | 0xc7 => Op::If {
                 pop: 1,
                 target: jump2()?,
-                cond: Cond::Zero,
-            },
-            0x9a => Op::If {
-                pop: 1,
-                target: jump2()?,
-                cond: Cond::NonZero,
-            },
-            0xc6 => Op::If {
-                pop: 1,
-                target: jump2()?,
-                cond: Cond::Null,
-            },
-            0xc7 => Op::If {
-                pop: 1,
-                target: jump2()?,
-                cond: Cond::NonNull,
-            },
-            0x9b..=0x9e => Op::If {
-                pop: 1,
-                target: jump2()?,
-                cond: Cond::Other,
+                cond: match op {
+                    0x99 => Cond::Zero,
+                    0x9a => Cond::NonZero,
+                    0xc6 => Cond::Null,
+                    0xc7 => Cond::NonNull,
+                    _ => Cond::Other,
+                },
             },
             0x9f..=0xa6 => Op::If {
                 pop: 2,

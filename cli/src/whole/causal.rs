@@ -380,6 +380,17 @@ impl Val {
         own(self) & own(o) & (self.src | o.src)
     }
 
+    /// The value with only the sources of `m` (as a look, as data, left or read again).
+    fn keep(self, m: u64) -> Val {
+        Val {
+            src: self.src & m,
+            data: self.data & m,
+            left: self.left & m,
+            again: self.again & m,
+            ..self
+        }
+    }
+
     /// The sources of which it carries an instance that has not left its region.
     fn current(&self) -> u64 {
         (self.src & !self.left) | self.again
@@ -566,18 +577,10 @@ impl Run<'_> {
     /// branch that way, only the conditions under which that constant was made.
     fn taken(&self, br: u32, edge: u32, c: Val, depth: u8) -> Val {
         match self.flag_site(br, edge, &c) {
-            Some(site) if depth < 4 => {
-                let mask = self
-                    .control_of(self.block_of[site as usize] as usize, depth + 1)
-                    .src;
-                Val {
-                    src: c.src & mask,
-                    data: c.data & mask,
-                    left: c.left & mask,
-                    again: c.again & mask,
-                    ..c
-                }
-            }
+            Some(site) if depth < 4 => c.keep(
+                self.control_of(self.block_of[site as usize] as usize, depth + 1)
+                    .src,
+            ),
             _ => c,
         }
     }
@@ -950,9 +953,7 @@ impl Run<'_> {
         let mut looks = Val::default();
         if safe {
             for &(x, _) in s.outcome_checked.iter().filter(|(_, g)| g == w) {
-                looks.src |= bits(ctl.src)
-                    .filter(|&b| self.src_var(b) == Some(x))
-                    .fold(0, |m, b| m | 1 << b);
+                looks.src |= self.looks_of(ctl.src, x);
             }
         }
         looks
@@ -960,16 +961,14 @@ impl Run<'_> {
 
     /// The value without its sources that look at `var`.
     fn without_looks_at(&self, v: Val, var: Var) -> Val {
-        let m = bits(v.src)
+        v.keep(!self.looks_of(v.src, var))
+    }
+
+    /// The sources of `m` that look at `var`.
+    fn looks_of(&self, m: u64, var: Var) -> u64 {
+        bits(m)
             .filter(|&b| self.src_var(b) == Some(var))
-            .fold(0, |m, b| m | 1 << b);
-        Val {
-            src: v.src & !m,
-            data: v.data & !m,
-            left: v.left & !m,
-            again: v.again & !m,
-            ..v
-        }
+            .fold(0, |m, b| m | 1 << b)
     }
 
     /// The variable source `b` is a look at (a read, in a region or not, or an update's
@@ -1418,8 +1417,6 @@ impl Run<'_> {
                     }
                     let v = arg(slot).or(ctl);
                     if w.node == callee {
-                        // Re-checked: the caller's condition decides nothing, not even as the
-                        // implicit flow an argument computed under it carries.
                         // A look at the variable passed in and re-checked by the callee's
                         // update on the way to the write decides nothing.
                         let a = if s.param_superseded.contains(&(slot, w)) {
@@ -1427,6 +1424,8 @@ impl Run<'_> {
                         } else {
                             arg(slot)
                         };
+                        // Re-checked: the caller's condition decides nothing, not even as the
+                        // implicit flow an argument computed under it carries.
                         let decided = if rechecked(&w) {
                             a.without_control(ctl)
                         } else {
@@ -1732,15 +1731,9 @@ impl Analysis for Run<'_> {
                             u.flag = only.flag;
                         }
                         // Joined over the visits (paths and loop iterations) of the branch.
-                        match self.branch.entry(at) {
-                            std::collections::hash_map::Entry::Occupied(mut e) => {
-                                let j = e.get().join(&u);
-                                e.insert(j);
-                            }
-                            std::collections::hash_map::Entry::Vacant(e) => {
-                                e.insert(u);
-                            }
-                        }
+                        (self.branch.entry(at))
+                            .and_modify(|e| *e = e.join(&u))
+                            .or_insert(u);
                         if cx.record {
                             self.define(at, u, None);
                             for b in bits(u.data) {
