@@ -607,17 +607,25 @@ impl Analysis for ClockReturns {
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
 }
 
-/// The locks every caller holds when it calls a method that only its own class calls: a
-/// `private`, package-private or `protected` method, called only from its class (on `this`, for
-/// an instance method), never captured as a lambda or method reference. (A protected method is
-/// an extension point for subclasses, not an entry of the library's callers, as in the open
-/// world of the whole-program rules; a call from a subclass in the program disqualifies it.) A
-/// helper whose every caller holds the lock runs with it held: acquiring it again is re-entry,
-/// and a value it reads and uses is inside that one critical section.
+/// The locks every caller holds when it calls a method: a helper whose every caller holds the
+/// lock runs with it held, so acquiring it again is re-entry and a value it reads and uses is
+/// inside that one critical section.
+///
+/// Which methods: any with code, never captured as a lambda or method reference, that only
+/// the calls naming it reach: not public (its callers are all in the program, or subclasses
+/// extending it), or public and overriding nothing (no call through an interface or a
+/// superclass, the JDK's or a user's, can reach it unseen; see [`overrides_nothing`]). A public
+/// method that the program calls, always holding a lock, is one its library expects to be
+/// called under external synchronization (its callers' consensus: `VectorClock.merge`, called
+/// by the counter's merge under its write lock); one the program never calls, or calls once
+/// without a lock, has no entry lock. A lock the callee cannot name (its caller's own monitor
+/// around a call on another object, a field lock of another class) is held all the same, as
+/// the one anonymous lock of its callers (`Site(CALLER_SITE)`).
 ///
 /// The locks held at each call site come from one engine pass over the callers that take a lock
 /// of their own; a caller's own entry locks count at its call sites too (a fixpoint over the
-/// helpers, growing from none).
+/// helpers, growing from none). A call made holding nothing (its caller takes no lock and has no
+/// callers' lock) rules its callee out before any engine pass.
 pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Vec<locks::LockId>> {
     use crate::bytecode::InvokeKind;
     use crate::fxhash::FxHashMap;
@@ -635,7 +643,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                         })
                     };
                     (m.code.is_some()
-                        && m.access & acc::PUBLIC == 0
+                        && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
                         && !matches!(&*m.name, "<init>" | "<clinit>")
                         && !captured())
                     .then_some(MethodId {
@@ -646,12 +654,12 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             })
             .collect();
     let candidate = |id: MethodId| candidates.contains(&id);
-    // Every call site of a candidate: (caller, instruction, callee). A call from another class
-    // disqualifies the callee. A call made while the object or class is being constructed (on
-    // `this` from a constructor or a private method only constructors call, or from the class
-    // initializer) is no call another thread can make at the same time: no other thread sees
-    // the object yet, and class initialization is exclusive. It neither counts nor disqualifies.
-    let sites: Vec<(MethodId, u32, MethodId, bool)> = p
+    // Every call site of a candidate: (caller, instruction, callee). A call made while the
+    // object or class is being constructed (on `this` from a constructor or a private method
+    // only constructors call, or from the class initializer) is no call another thread can make
+    // at the same time: no other thread sees the object yet, and class initialization is
+    // exclusive. It neither counts nor disqualifies.
+    let sites: Vec<(MethodId, u32, MethodId)> = p
         .classes
         .par_iter()
         .enumerate()
@@ -660,7 +668,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
                 for (at, i) in code.insns.iter().enumerate() {
-                    let Op::Invoke(kind, r) = i.op else { continue };
+                    let Op::Invoke(_, r) = i.op else { continue };
                     let Some(t) = p.resolved(ci as u32, r) else {
                         continue;
                     };
@@ -674,23 +682,16 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     if &*m.name == "<clinit>" {
                         continue;
                     }
-                    let same_class = t.class == ci as u32 && kind != InvokeKind::Interface;
-                    out.push((caller, at as u32, t, same_class));
+                    out.push((caller, at as u32, t));
                 }
             }
             out
         })
         .collect();
-    let mut disqualified: FxHashSet<MethodId> = FxHashSet::default();
     let mut by_callee: FxHashMap<MethodId, Vec<(MethodId, u32)>> = FxHashMap::default();
-    for &(caller, at, callee, same_class) in &sites {
-        if same_class {
-            by_callee.entry(callee).or_default().push((caller, at));
-        } else {
-            disqualified.insert(callee);
-        }
+    for &(caller, at, callee) in &sites {
+        by_callee.entry(callee).or_default().push((caller, at));
     }
-    by_callee.retain(|m, _| !disqualified.contains(m));
     // The locks each caller holds at its call sites, in the callee's terms.
     let takes_locks = |id: MethodId| {
         let c = p.class(id.class);
@@ -710,6 +711,39 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     _ => false,
                 })
     };
+    // A call from a method that takes no lock, has no callers' lock to hold and does not
+    // construct is made holding nothing: its callee has no entry lock, and its other callers
+    // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
+    // own calls either.)
+    let callers: FxHashSet<MethodId> = by_callee.values().flatten().map(|&(c, _)| c).collect();
+    let lock_taking: FxHashSet<MethodId> = callers
+        .into_par_iter()
+        .filter(|&c| p.summary(c).locks && takes_locks(c))
+        .collect();
+    let may_construct = |c: MethodId| {
+        let m = p.method(c);
+        &*m.name == "<init>" || (!m.is_static() && m.access & acc::PRIVATE != 0)
+    };
+    let mut calls_from: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+    let mut pruned: Vec<MethodId> = Vec::new();
+    for (&callee, ss) in &by_callee {
+        for &(caller, _) in ss {
+            calls_from.entry(caller).or_default().push(callee);
+            if !lock_taking.contains(&caller)
+                && !by_callee.contains_key(&caller)
+                && !may_construct(caller)
+            {
+                pruned.push(callee);
+            }
+        }
+    }
+    let mut gone: FxHashSet<MethodId> = FxHashSet::default();
+    while let Some(m) = pruned.pop() {
+        if gone.insert(m) && !lock_taking.contains(&m) && !may_construct(m) {
+            pruned.extend(calls_from.get(&m).into_iter().flatten());
+        }
+    }
+    by_callee.retain(|m, _| !gone.contains(m));
     let mut wanted: FxHashMap<MethodId, Vec<u32>> = FxHashMap::default();
     for &(caller, at) in by_callee.values().flatten() {
         wanted.entry(caller).or_default().push(at);
@@ -746,23 +780,39 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             out.into_iter().map(move |(at, l)| ((caller, at), l))
         })
         .collect();
-    let translate = |locks: &[LockId], static_callee: bool, receiver_this: bool| -> Vec<LockId> {
-        locks
+    // A lock the callee can name stays itself: `(None, lock)`. One it cannot (the caller's own
+    // monitor held around a call on another object, a lock of a local or a parameter, a field
+    // lock of another class: its field is named by that class's constant pool) is held all the
+    // same, named in its caller's class: `(Some(class), lock)`. Callers that agree on it (one
+    // class's `synchronized` methods, one field lock of theirs) hold one lock the callee cannot
+    // name, `Site(CALLER_SITE)`; callers of two classes holding their own monitors do not.
+    type Named = (Option<u32>, LockId);
+    let translate = |locks: &[LockId], callee: MethodId, caller: MethodId, receiver_this: bool| {
+        let static_callee = p.method(callee).is_static();
+        let same_class = callee.class == caller.class;
+        let mut out: Vec<Named> = locks
             .iter()
-            .copied()
-            .filter(|&l| match l {
-                LockId::This | LockId::Field(Base::This, _, _) => !static_callee && receiver_this,
-                LockId::Field(Base::Static, _, _) | LockId::Class(_) | LockId::Atomic => true,
-                _ => false,
+            .map(|&l| match l {
+                LockId::This if !static_callee && receiver_this => (None, l),
+                LockId::Field(Base::This, _, _)
+                    if same_class && !static_callee && receiver_this =>
+                {
+                    (None, l)
+                }
+                LockId::Field(Base::Static, _, _) if same_class => (None, l),
+                LockId::Class(_) | LockId::Atomic => (None, l),
+                _ => (Some(caller.class), l),
             })
-            .collect()
+            .collect();
+        out.dedup();
+        out
     };
     let mut entry: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
+    let mut synchronizing: FxHashMap<u32, bool> = FxHashMap::default();
     for _ in 0..4 {
         let mut next: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
         for (&callee, ss) in &by_callee {
-            let static_callee = p.method(callee).is_static();
-            let mut common: Option<Vec<LockId>> = None;
+            let mut common: Option<Vec<Named>> = None;
             for &(caller, at) in ss {
                 let on_own_new_object = constructing.contains(&caller)
                     && held.get(&(caller, at)).is_some_and(|(_, this)| *this);
@@ -777,7 +827,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                 if let Some(e) = entry.get(&caller) {
                     all.extend(e.iter().copied());
                 }
-                let here = translate(&all, static_callee, receiver_this);
+                let here = translate(&all, callee, caller, receiver_this);
                 common = Some(match common {
                     None => here,
                     Some(c) => c.into_iter().filter(|l| here.contains(l)).collect(),
@@ -786,7 +836,29 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     break;
                 }
             }
-            if let Some(mut c) = common.filter(|c| !c.is_empty()) {
+            // A class that takes locks of its own protects its state with them: its other
+            // writers need not hold its callers' lock (a cached descriptor rebuilt under the
+            // owner's lock, invalidated under the class's own), so the anonymous lock counts
+            // only for a class that never synchronizes and leaves all of it to its callers.
+            if let Some(c) = common.filter(|c| !c.is_empty()) {
+                let anonymous = c.iter().any(|(class, _)| class.is_some());
+                let mut c: Vec<LockId> = c
+                    .into_iter()
+                    .map(|(class, l)| match class {
+                        None => l,
+                        Some(_) => LockId::Site(locks::CALLER_SITE),
+                    })
+                    .collect();
+                let self_locking = anonymous
+                    && *synchronizing
+                        .entry(callee.class)
+                        .or_insert_with(|| locks::class_synchronizes(p, p.class(callee.class)));
+                if self_locking {
+                    c.retain(|&l| l != LockId::Site(locks::CALLER_SITE));
+                }
+                if c.is_empty() {
+                    continue;
+                }
                 c.sort_by_key(|l| format!("{l:?}"));
                 c.dedup();
                 next.insert(callee, c);
@@ -869,4 +941,60 @@ impl engine::Observer for SiteLocks<'_, '_> {
         let held = frame.locks.held.iter().map(|h| h.lock).collect();
         self.out.push((at, (held, on_this)));
     }
+}
+
+/// Whether a public method receives only the calls that name it: static, or an instance method
+/// that overrides no method of a supertype (every supertype known, but for `Object`, whose
+/// methods count, and the JDK's marker interfaces), so that no call made through a supertype
+/// (an interface the JDK or a user calls, `Runnable`, `Comparable`) can reach it unseen.
+fn overrides_nothing(p: &Program, c: &crate::bytecode::Class, m: &crate::bytecode::Method) -> bool {
+    if m.is_static() {
+        return true;
+    }
+    const OBJECT: &[&str] = &["equals", "hashCode", "toString", "clone", "finalize"];
+    // The JDK's marker interfaces declare no method.
+    const MARKERS: &[&str] = &[
+        "java/io/Serializable",
+        "java/lang/Cloneable",
+        "java/util/RandomAccess",
+        "java/util/EventListener",
+    ];
+    let mut stack: Vec<&str> = c
+        .super_name
+        .as_deref()
+        .into_iter()
+        .chain(c.interfaces.iter().map(|i| &**i))
+        .collect();
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(name) = stack.pop() {
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        if name == "java/lang/Object" {
+            if OBJECT.contains(&&*m.name) {
+                return false;
+            }
+            continue;
+        }
+        if MARKERS.contains(&name) {
+            continue;
+        }
+        let Some(ci) = p.class_index(name) else {
+            return false;
+        };
+        let sc = p.class(ci);
+        let declares = sc.methods.iter().any(|x| {
+            x.name == m.name
+                && x.descriptor == m.descriptor
+                && !x.is_static()
+                && x.access & acc::PRIVATE == 0
+        });
+        if declares || seen.len() > 256 {
+            return false;
+        }
+        stack.extend(sc.super_name.as_deref());
+        stack.extend(sc.interfaces.iter().map(|i| &**i));
+    }
+    true
 }
