@@ -50,7 +50,7 @@ pub struct Program {
     rw_parts: Vec<crate::fxhash::FxHashMap<u32, (u32, bool)>>,
     /// Figures about building the program (elapsed times), for `STALECHECK_TIMINGS`.
     pub profile: Vec<String>,
-    /// Locks every caller of a non-public method holds when calling it (see
+    /// Locks every caller of a method holds when calling it (see
     /// [`summary::compute_entry_locks`]).
     entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.

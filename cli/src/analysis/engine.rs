@@ -354,7 +354,7 @@ pub struct MethodCx<'a> {
     pub method: &'a Method,
     pub code: &'a Code,
     pub cfg: &'a Cfg,
-    /// Locks every caller holds when it calls this (non-public) method: held on entry, so
+    /// Locks every caller holds when it calls this method: held on entry, so
     /// acquiring one again is re-entry (see `summary::compute_entry_locks`).
     pub entry_locks: &'a [LockId],
 }

@@ -720,6 +720,8 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         .into_par_iter()
         .filter(|&c| p.summary(c).locks && takes_locks(c))
         .collect();
+    // A constructor, or a private instance method (which only constructors may call): its
+    // calls on `this` may be made while the object is built (see `constructing` below).
     let may_construct = |c: MethodId| {
         let m = p.method(c);
         &*m.name == "<init>" || (!m.is_static() && m.access & acc::PRIVATE != 0)
@@ -752,11 +754,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     // calls another thread makes (see above).
     let mut init_only: FxHashMap<u32, Vec<bool>> = FxHashMap::default();
     let mut constructing: FxHashSet<MethodId> = FxHashSet::default();
-    for &id in wanted.keys() {
-        let m = p.method(id);
-        if m.is_static() || (&*m.name != "<init>" && m.access & acc::PRIVATE == 0) {
-            continue;
-        }
+    for &id in wanted.keys().filter(|&&id| may_construct(id)) {
         let init = (init_only.entry(id.class))
             .or_insert_with(|| super::sharing::init_only_methods(p.class(id.class)));
         if init[id.method as usize] {
@@ -841,21 +839,17 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             // owner's lock, invalidated under the class's own), so the anonymous lock counts
             // only for a class that never synchronizes and leaves all of it to its callers.
             if let Some(c) = common.filter(|c| !c.is_empty()) {
-                let anonymous = c.iter().any(|(class, _)| class.is_some());
-                let mut c: Vec<LockId> = c
-                    .into_iter()
-                    .map(|(class, l)| match class {
-                        None => l,
-                        Some(_) => LockId::Site(locks::CALLER_SITE),
-                    })
-                    .collect();
-                let self_locking = anonymous
-                    && *synchronizing
+                let anonymous = c.iter().any(|(class, _)| class.is_some())
+                    && !*synchronizing
                         .entry(callee.class)
                         .or_insert_with(|| locks::class_synchronizes(p, p.class(callee.class)));
-                if self_locking {
-                    c.retain(|&l| l != LockId::Site(locks::CALLER_SITE));
-                }
+                let mut c: Vec<LockId> = c
+                    .into_iter()
+                    .filter_map(|(class, l)| match class {
+                        None => Some(l),
+                        Some(_) => anonymous.then_some(LockId::Site(locks::CALLER_SITE)),
+                    })
+                    .collect();
                 if c.is_empty() {
                     continue;
                 }
