@@ -484,8 +484,13 @@ pub fn name_back_edges(code: &Code, steps: &mut [Step]) {
 
 /// How a region reads in a message: "synchronized method `Counter.addAndGet()`", "the call to
 /// `get()` in `Cache.lookup()`", "the critical section at line 12 of `Inc.inc()`". `site` is the
-/// acquisition site in `method` (`METHOD_SITE` for a method-level region).
-pub fn region_words(class: &Class, method: &Method, site: u32) -> String {
+/// acquisition site in method `id` (`METHOD_SITE` for a method-level region).
+pub fn region_words(
+    p: &crate::program::Program,
+    id: crate::program::MethodId,
+    site: u32,
+) -> String {
+    let (class, method) = (p.class(id.class), p.method(id));
     let simple = class.name.rsplit('/').next().unwrap_or(&class.name);
     if site == crate::analysis::locks::CALLER_SITE {
         return format!(
@@ -503,19 +508,28 @@ pub fn region_words(class: &Class, method: &Method, site: u32) -> String {
     }
     let code = method.code.as_ref();
     let callee = code.and_then(|c| match &c.insns.get(site as usize)?.op {
-        crate::bytecode::Op::Invoke(_, r) => Some(class.member(*r).name.to_string()),
+        crate::bytecode::Op::Invoke(_, r) => Some((class.member(*r).name.to_string(), *r)),
         _ => None,
     });
+    let line = code
+        .and_then(|c| c.line_of(site))
+        .map(|l| format!(" at line {l}"))
+        .unwrap_or_default();
     match callee {
-        Some(name) if name != "lock" && name != "lockInterruptibly" => {
-            format!("the call to `{name}()` in `{simple}.{}()`", method.name)
-        }
-        _ => {
-            let line = code
-                .and_then(|c| c.line_of(site))
-                .map(|l| format!(" at line {l}"))
-                .unwrap_or_default();
+        Some((name, _)) if name == "lock" || name == "lockInterruptibly" => {
             format!("the critical section{line} of `{simple}.{}()`", method.name)
         }
+        // A lock helper opens a critical section of the caller's.
+        Some((name, r))
+            if p.resolved(id.class, r)
+                .is_some_and(|t| p.summary(t).lock_helper.is_some_and(|h| h.acquire)) =>
+        {
+            format!(
+                "the critical section{line} of `{simple}.{}()` (taken by `{name}()`)",
+                method.name
+            )
+        }
+        Some((name, _)) => format!("the call to `{name}()` in `{simple}.{}()`", method.name),
+        None => format!("the critical section{line} of `{simple}.{}()`", method.name),
     }
 }

@@ -188,11 +188,13 @@ impl Program {
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
         let t_entry = std::time::Instant::now();
+        let helpers = summary::compute_lock_helpers(&mut p);
+        let t_helpers = t_entry.elapsed();
         p.entry_locks = summary::compute_entry_locks(&p);
         p.profile.push(format!(
-            "summaries: entry locks of {} methods {:?}",
+            "summaries: lock helpers {helpers} {t_helpers:?}, entry locks of {} methods {:?}",
             p.entry_locks.len(),
-            t_entry.elapsed()
+            t_entry.elapsed() - t_helpers
         ));
         let t_fresh = std::time::Instant::now();
         let (looked, factories) = summary::compute_fresh(&mut p, &callers);

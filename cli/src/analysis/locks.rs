@@ -100,23 +100,32 @@ impl LockId {
     }
 }
 
-/// Whether a class synchronizes itself: a synchronized method, a synchronized block, or a `Lock`
-/// operation (calling someone else's synchronized method does not count). Its public methods
-/// are the entries of the open world.
+/// Whether a class synchronizes itself: a synchronized method, a synchronized block, a `Lock`
+/// operation or a call to a [`LockHelper`] that takes one (calling someone else's synchronized
+/// method does not count). Its public methods are the entries of the open world.
 pub fn class_synchronizes(p: &Program, c: &Class) -> bool {
+    let ci = p.class_index(&c.name);
     c.methods.iter().any(|m| {
         m.is_synchronized()
             || m.code.as_ref().is_some_and(|code| {
                 code.insns.iter().any(|i| match i.op {
                     crate::bytecode::Op::MonitorEnter => true,
                     crate::bytecode::Op::Invoke(k, r) => {
-                        call_locks_directly(p, c.member(r), k)
-                            && p.thread_safe.is_lock(&c.member(r).class)
+                        (call_locks_directly(p, c.member(r), k)
+                            && p.thread_safe.is_lock(&c.member(r).class))
+                            || ci.is_some_and(|ci| calls_acquire_helper(p, ci, r))
                     }
                     _ => false,
                 })
             })
     })
+}
+
+/// Whether the call `r` of class `class` is to a [`LockHelper`] that takes its lock.
+pub fn calls_acquire_helper(p: &Program, class: u32, r: crate::bytecode::RefId) -> bool {
+    p.resolved(class, r)
+        .and_then(|t| p.summary(t).lock_helper)
+        .is_some_and(|h| h.acquire)
 }
 
 /// Hash of a class name for [`Sym::Class`] / [`LockId::Class`].
@@ -723,6 +732,8 @@ pub enum CallTarget {
         /// An instance method that may be called on a thread-safe field.
         maybe_thread_safe: bool,
         returns: bool,
+        /// The callee only takes, or only releases, one lock its caller can name.
+        helper: Option<LockHelper>,
     },
 }
 
@@ -807,6 +818,7 @@ pub fn resolve_call(
         class_hash: class_hash(callee_class),
         maybe_thread_safe,
         returns,
+        helper: s.lock_helper,
     }
 }
 
@@ -910,9 +922,20 @@ pub fn call_effect(
             class_hash,
             maybe_thread_safe,
             returns,
+            helper,
         } => {
             if maybe_thread_safe && is_thread_safe_field(caller, receiver) {
                 return field_call(returns);
+            }
+            let helper_lock = helper
+                .filter(|_| !p.config.context_insensitive)
+                .and_then(|h| Some((h.acquire, h.lock.at_call(caller, kind, receiver)?)));
+            if let Some((acquire, lock)) = helper_lock {
+                return if acquire {
+                    CallEffect::Acquire(lock)
+                } else {
+                    CallEffect::Release(lock)
+                };
             }
             if !locks {
                 // The outcome of the callee's own update is the thread's own; a getter's
@@ -1017,7 +1040,9 @@ fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
             CallTarget::Unknown { .. } => {
                 p.config.unknown_calls == crate::config::UnknownCalls::Conservative
             }
-            CallTarget::Method { locks, .. } => locks && locking_callees,
+            CallTarget::Method { locks, helper, .. } => {
+                (locks && locking_callees) || helper.is_some_and(|h| h.acquire)
+            }
             _ => true,
         },
         _ => false,
@@ -1071,6 +1096,92 @@ pub enum OwnLock {
     Class,
     /// `@Atomic`: the one atomic lock.
     Atomic,
+}
+
+/// A lock helper: a method that takes one lock and returns holding it, or releases one its
+/// caller holds, and does no other lock operation (`void takeWriteLock() { if (lock != null)
+/// writeLock.lock(); }`, `void unlockAll() { mainLock.unlock(); }`). Its caller holds the lock
+/// from the call on, or no longer: the call is the caller's own `lock()` or `unlock()`. A
+/// helper that takes its lock only on some paths (a lock that is optional by configuration)
+/// counts as taking it: its release helper tests the same condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockHelper {
+    pub acquire: bool,
+    pub lock: HelperLock,
+}
+
+/// The lock of a [`LockHelper`], in terms its call sites can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelperLock {
+    /// The receiver itself (a class that is its own lock: `extends ReentrantLock`).
+    Receiver,
+    /// A lock in a field of the receiver (or a static field): the field by its owner class and
+    /// index there, `part` as in [`LockId::Field`].
+    Field {
+        owner: u32,
+        field: u32,
+        is_static: bool,
+        part: u8,
+    },
+}
+
+/// Lock names given to helper locks that the caller's constant pool does not name: far above
+/// any instruction index, below [`CALLER_SITE`]. The low two bits say whose field it is: a
+/// static field (0), the receiver's (1), a parameter's (2).
+const HELPER_SITES: u32 = 0xC000_0000;
+
+/// The base of a helper lock that [`HelperLock::at_call`] could only name by its field: a lock
+/// in a field of `this` (`Base::This`) or a static field (`Base::Static`) names the same lock in
+/// every method of the program that sees the same object, callee or caller.
+pub fn helper_lock_base(lock: LockId) -> Option<Base> {
+    match lock {
+        LockId::Site(s) if (HELPER_SITES..CALLER_SITE).contains(&s) => match s & 3 {
+            0 => Some(Base::Static),
+            1 => Some(Base::This),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl HelperLock {
+    /// The lock at a call site: the receiver's, or the caller's own name for the field (so that
+    /// the helper's lock and the caller's direct use of it are one lock), or else one name per
+    /// field and receiver that every call site of the helpers shares. None when the receiver
+    /// is not one the caller can name again at its next call (`getStore().takeWriteLock()`):
+    /// then the call is an ordinary call.
+    pub fn at_call(self, caller: &Caller<'_>, kind: InvokeKind, receiver: Sym) -> Option<LockId> {
+        let (owner, field, is_static, part) = match self {
+            HelperLock::Receiver => {
+                let lock = LockId::of(receiver, 0);
+                return (kind != InvokeKind::Static && lock.nameable()).then_some(lock);
+            }
+            HelperLock::Field {
+                owner,
+                field,
+                is_static,
+                part,
+            } => (owner, field, is_static, part),
+        };
+        let (base, who) = match receiver {
+            _ if is_static => (Base::Static, 0),
+            Sym::This => (Base::This, 1),
+            Sym::Param(p) => (Base::Param(p), 4 + u64::from(p)),
+            _ => return None,
+        };
+        let p = caller.program;
+        let named =
+            caller.class.refs.iter().position(|r| {
+                !r.is_method && p.field_owner(&r.class, &r.name) == Some((owner, field))
+            });
+        Some(match named {
+            Some(r) => LockId::Field(base, r as u32, part),
+            None => {
+                let h = crate::fxhash::hash_str(&format!("{owner}.{field}.{part}.{who}"));
+                LockId::Site(HELPER_SITES | (h as u32 & 0x3FFF_FFFC) | (who.min(2) as u32))
+            }
+        })
+    }
 }
 
 /// The lock a method holds for its whole body, if any (`synchronized` or `@Atomic`).

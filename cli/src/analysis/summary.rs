@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::engine::{self, Analysis, RegionEvent, StepCx, StepKind};
 use super::locks::{self, CallEffect, OwnLock, Returns};
-use crate::bytecode::{acc, Op};
+use crate::bytecode::{acc, Cond, Op};
 use crate::fxhash::FxHashSet;
 use crate::program::{MethodId, Program};
 
@@ -36,6 +36,8 @@ pub struct Summary {
     /// Every value it returns is computed from a clock reading (`Time.now()`):
     /// [`super::locks::Returns::Clock`].
     pub returns_clock: bool,
+    /// It is a lock helper: it only takes, or only releases, one lock its caller can name.
+    pub lock_helper: Option<locks::LockHelper>,
 }
 
 struct Direct {
@@ -132,6 +134,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
         returns_fresh: false,
         returns_clock: false,
         own_lock: direct_own_lock(p, id),
+        lock_helper: None,
     };
     let mut callees = Vec::new();
     let Some(code) = &m.code else {
@@ -607,6 +610,167 @@ impl Analysis for ClockReturns {
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
 }
 
+/// Find the lock helpers ([`locks::LockHelper`]): methods whose only lock operations are
+/// `lock()` calls (or only `unlock()` calls) on one lock of their receiver's, a field of it or a
+/// static field. No `synchronized`, no `tryLock`, no `wait`: a helper that may or may not hold
+/// its lock on return is no helper. Returns how many were found.
+pub fn compute_lock_helpers(p: &mut Program) -> usize {
+    use crate::bytecode::InvokeKind;
+    let prog = &*p;
+    let found: Vec<(MethodId, locks::LockHelper)> = prog
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let code = m.code.as_ref()?;
+                if m.is_synchronized() || matches!(&*m.name, "<init>" | "<clinit>") {
+                    return None;
+                }
+                // The lock operations: all `lock()` or all `unlock()`. The only branches test
+                // a field for null (a lock that is optional by configuration); no callee takes
+                // or releases a lock.
+                let (mut ops, mut takes, mut releases) = (Vec::new(), false, false);
+                for (at, i) in code.insns.iter().enumerate() {
+                    match i.op {
+                        Op::MonitorEnter | Op::MonitorExit | Op::Switch(_) | Op::Jsr(_) => {
+                            return None
+                        }
+                        Op::If { cond, .. } => {
+                            let field_test = matches!(cond, Cond::Null | Cond::NonNull)
+                                && at > 0
+                                && matches!(
+                                    code.insns[at - 1].op,
+                                    Op::GetField(_) | Op::GetStatic(_)
+                                );
+                            if !field_test {
+                                return None;
+                            }
+                        }
+                        Op::Invoke(kind, r) => {
+                            let mr = c.member(r);
+                            if kind == InvokeKind::Static || !prog.thread_safe.is_lock(&mr.class) {
+                                if &*mr.name == "wait"
+                                    || prog.thread_safe.is_condition(&mr.class)
+                                    || prog
+                                        .resolved(ci as u32, r)
+                                        .is_some_and(|t| prog.summary(t).locks || unlocks(prog, t))
+                                {
+                                    return None;
+                                }
+                                continue;
+                            }
+                            match &*mr.name {
+                                "lock" | "lockInterruptibly" => takes = true,
+                                "unlock" => releases = true,
+                                "tryLock" => return None,
+                                _ => continue,
+                            }
+                            ops.push(at as u32);
+                        }
+                        _ => {}
+                    }
+                }
+                if ops.is_empty() || (takes && releases) {
+                    return None;
+                }
+                let id = MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
+                let mut o = LockOps {
+                    p: prog,
+                    id,
+                    ats: &ops,
+                    locks: Vec::new(),
+                };
+                engine::run_method(prog, id, false, &mut engine::Observing(&mut o)).ok()?;
+                // Every operation reached, all on one lock.
+                let first = o.locks.first()?.1;
+                if o.locks.iter().any(|&(_, l)| l != first)
+                    || ops.iter().any(|at| !o.locks.iter().any(|(a, _)| a == at))
+                {
+                    return None;
+                }
+                let lock = match first {
+                    locks::LockId::This if !m.is_static() => locks::HelperLock::Receiver,
+                    locks::LockId::Field(
+                        base @ (locks::Base::This | locks::Base::Static),
+                        r,
+                        part,
+                    ) => {
+                        let fr = c.member(r);
+                        let (owner, field) = prog.field_owner(&fr.class, &fr.name)?;
+                        locks::HelperLock::Field {
+                            owner,
+                            field,
+                            is_static: base == locks::Base::Static,
+                            part,
+                        }
+                    }
+                    _ => return None,
+                };
+                Some((
+                    id,
+                    locks::LockHelper {
+                        acquire: takes,
+                        lock,
+                    },
+                ))
+            })
+        })
+        .collect();
+    for &(id, h) in &found {
+        p.summary_mut(id).lock_helper = Some(h);
+    }
+    found.len()
+}
+
+/// Whether a method calls `unlock()` on a lock.
+fn unlocks(p: &Program, id: MethodId) -> bool {
+    let c = p.class(id.class);
+    p.method(id)
+        .code
+        .iter()
+        .flat_map(|code| &code.insns)
+        .any(|i| {
+            matches!(i.op, Op::Invoke(k, r) if k != crate::bytecode::InvokeKind::Static
+            && &*c.member(r).name == "unlock"
+            && p.thread_safe.is_lock(&c.member(r).class))
+        })
+}
+
+/// The lock each `lock()`/`unlock()` call of a method operates on, by its receiver.
+struct LockOps<'p, 'a> {
+    p: &'p Program,
+    id: MethodId,
+    ats: &'a [u32],
+    locks: Vec<(u32, locks::LockId)>,
+}
+
+impl engine::Observer for LockOps<'_, '_> {
+    fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
+        if !self.ats.contains(&at) {
+            return;
+        }
+        let c = self.p.class(self.id.class);
+        let Some(Op::Invoke(_, r)) = self
+            .p
+            .method(self.id)
+            .code
+            .as_ref()
+            .map(|code| &code.insns[at as usize].op)
+        else {
+            return;
+        };
+        let n = c.member(*r).arg_slots as usize + 1;
+        if let Some(k) = frame.stack.len().checked_sub(n) {
+            self.locks
+                .push((at, locks::LockId::of(frame.stack[k].sym, at)));
+        }
+    }
+}
+
 /// The locks every caller holds when it calls a method: a helper whose every caller holds the
 /// lock runs with it held, so acquiring it again is re-entry and a value it reads and uses is
 /// inside that one critical section.
@@ -654,6 +818,55 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             })
             .collect();
     let candidate = |id: MethodId| candidates.contains(&id);
+    // A virtual call to a method that is not public, or declared in a type that is not: the
+    // calls that may dispatch to its overriders are all in the program, so each is a call site
+    // of every overrider too (`insertInternal()` of an abstract store, `invoke()` of a
+    // package-private functor interface).
+    let hidden_virtual = |ci: usize, kind: InvokeKind, r: crate::bytecode::RefId| {
+        if !matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+            return None;
+        }
+        let t = p.resolved(ci as u32, r)?;
+        let (m, c) = (p.method(t), p.class(t.class));
+        let hidden = m.access & acc::PUBLIC == 0 || c.access & acc::PUBLIC == 0;
+        let overridable = (m.access | c.access) & (acc::FINAL | acc::PRIVATE) == 0;
+        (hidden && overridable).then_some(t)
+    };
+    let dispatched: FxHashSet<MethodId> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            c.methods
+                .iter()
+                .flat_map(|m| m.code.iter().flat_map(|code| &code.insns))
+                .filter_map(move |i| match i.op {
+                    Op::Invoke(kind, r) => hidden_virtual(ci, kind, r),
+                    _ => None,
+                })
+        })
+        .collect();
+    // Too many to list (a package-private method of a class with a wide hierarchy): its
+    // overriders have call sites we do not list, so they get no entry lock.
+    let (open, overriders): (Vec<MethodId>, FxHashMap<MethodId, Vec<MethodId>>) = dispatched
+        .into_par_iter()
+        .filter_map(|t| match p.implementations(t, MAX_OVERRIDERS) {
+            None => Some(Err(t)),
+            Some(all) => {
+                let found: Vec<MethodId> = all.into_iter().filter(|&o| candidate(o)).collect();
+                (!found.is_empty()).then_some(Ok((t, found)))
+            }
+        })
+        .partition_map(|r| match r {
+            Err(t) => rayon::iter::Either::Left(t),
+            Ok(x) => rayon::iter::Either::Right(x),
+        });
+    let open: FxHashSet<MethodId> = open.into_iter().collect();
+    let allocated = if overriders.is_empty() {
+        Default::default()
+    } else {
+        allocated_types(p)
+    };
     // Every call site of a candidate: (caller, instruction, callee). A call made while the
     // object or class is being constructed (on `this` from a constructor or a private method
     // only constructors call, or from the class initializer) is no call another thread can make
@@ -667,22 +880,47 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             let mut out = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
+                if &*m.name == "<clinit>" {
+                    continue;
+                }
+                let caller = MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
                 for (at, i) in code.insns.iter().enumerate() {
-                    let Op::Invoke(_, r) = i.op else { continue };
+                    let Op::Invoke(kind, r) = i.op else { continue };
                     let Some(t) = p.resolved(ci as u32, r) else {
                         continue;
                     };
-                    if !candidate(t) {
-                        continue;
+                    if candidate(t) {
+                        out.push((caller, at as u32, t));
                     }
-                    let caller = MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
+                    let Some(over) = hidden_virtual(ci, kind, r).and_then(|t| overriders.get(&t))
+                    else {
+                        continue;
                     };
-                    if &*m.name == "<clinit>" {
-                        continue;
+                    // On an object of a field that holds only new objects of known classes,
+                    // the call reaches only their methods.
+                    let stored = receiver_pushed_by(p, caller, at as u32)
+                        .and_then(|k| match code.insns[k].op {
+                            Op::GetField(fr) | Op::GetStatic(fr) => {
+                                let f = c.member(fr);
+                                p.field_owner(&f.class, &f.name)
+                            }
+                            _ => None,
+                        })
+                        .and_then(|key| allocated.get(&key)?.as_ref());
+                    let mr = c.member(r);
+                    for &o in over {
+                        let reached = stored.is_none_or(|types| {
+                            types.iter().any(|&t| {
+                                p.resolve(&p.class(t).name, &mr.name, &mr.desc) == Some(o)
+                            })
+                        });
+                        if reached {
+                            out.push((caller, at as u32, o));
+                        }
                     }
-                    out.push((caller, at as u32, t));
                 }
             }
             out
@@ -691,6 +929,11 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     let mut by_callee: FxHashMap<MethodId, Vec<(MethodId, u32)>> = FxHashMap::default();
     for &(caller, at, callee) in &sites {
         by_callee.entry(callee).or_default().push((caller, at));
+    }
+    if !open.is_empty() {
+        let names: FxHashSet<&str> = open.iter().map(|&t| &*p.method(t).name).collect();
+        by_callee
+            .retain(|&m, _| !names.contains(&*p.method(m).name) || !overrides_one_of(p, m, &open));
     }
     // The locks each caller holds at its call sites, in the callee's terms.
     let takes_locks = |id: MethodId| {
@@ -704,9 +947,10 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     Op::MonitorEnter => true,
                     Op::Invoke(kind, r) => {
                         let mr = c.member(r);
-                        kind != InvokeKind::Static
+                        (kind != InvokeKind::Static
                             && p.thread_safe.is_lock(&mr.class)
-                            && matches!(&*mr.name, "lock" | "lockInterruptibly" | "tryLock")
+                            && matches!(&*mr.name, "lock" | "lockInterruptibly" | "tryLock"))
+                            || locks::calls_acquire_helper(p, id.class, r)
                     }
                     _ => false,
                 })
@@ -798,6 +1042,11 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     (None, l)
                 }
                 LockId::Field(Base::Static, _, _) if same_class => (None, l),
+                LockId::Site(_) => match locks::helper_lock_base(l) {
+                    Some(Base::Static) => (None, l),
+                    Some(Base::This) if !static_callee && receiver_this => (None, l),
+                    _ => (Some(caller.class), l),
+                },
                 LockId::Class(_) | LockId::Atomic => (None, l),
                 _ => (Some(caller.class), l),
             })
@@ -866,20 +1115,64 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
     entry
 }
 
+/// Most overriders listed for a method called by dispatch (see `compute_entry_locks`).
+const MAX_OVERRIDERS: usize = 64;
+
+/// Whether method `m` overrides one of `targets` (declared by a supertype of its class).
+fn overrides_one_of(p: &Program, m: MethodId, targets: &FxHashSet<MethodId>) -> bool {
+    let me = p.method(m);
+    let mut stack = vec![m.class];
+    let mut seen: Vec<u32> = Vec::new();
+    while let Some(ci) = stack.pop() {
+        if seen.contains(&ci) || seen.len() > 256 {
+            continue;
+        }
+        seen.push(ci);
+        let c = p.class(ci);
+        let declared = c
+            .methods
+            .iter()
+            .position(|x| x.name == me.name && x.descriptor == me.descriptor);
+        if let Some(mi) = declared {
+            let id = MethodId {
+                class: ci,
+                method: mi as u32,
+            };
+            if id != m && targets.contains(&id) {
+                return true;
+            }
+        }
+        let supers = c.super_name.iter().chain(&c.interfaces);
+        stack.extend(supers.filter_map(|s| p.class_index(s)));
+    }
+    false
+}
+
 /// Whether the call at `at` of `caller` is made on `this` (its receiver is the caller's own
 /// object): read off the code, `aload_0` pushed just before the arguments.
 fn site_receiver_is_this(p: &Program, caller: MethodId, at: u32) -> bool {
-    let c = p.class(caller.class);
     let m = p.method(caller);
-    let Some(code) = &m.code else { return false };
-    let Some(Op::Invoke(kind, r)) = code.insns.get(at as usize).map(|i| &i.op) else {
-        return false;
+    !m.is_static()
+        && receiver_pushed_by(p, caller, at).is_some_and(|k| {
+            m.code
+                .as_ref()
+                .is_some_and(|code| matches!(code.insns[k].op, Op::Load(0, 1)))
+        })
+}
+
+/// The instruction that pushed the receiver of the instance call at `at`, when the arguments
+/// are simple pushes (loads, constants, field reads) that can be walked back over.
+fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
+    let c = p.class(caller.class);
+    let code = p.method(caller).code.as_ref()?;
+    let Op::Invoke(kind, r) = code.insns.get(at as usize)?.op else {
+        return None;
     };
-    if *kind == crate::bytecode::InvokeKind::Static || m.is_static() {
-        return false;
+    if kind == crate::bytecode::InvokeKind::Static {
+        return None;
     }
     // Walk back over the arguments: each pushes its slots; find what pushed the receiver.
-    let mut need = c.member(*r).arg_slots as i32 + 1;
+    let mut need = c.member(r).arg_slots as i32 + 1;
     let mut k = at as usize;
     while k > 0 && need > 0 {
         k -= 1;
@@ -890,14 +1183,65 @@ fn site_receiver_is_this(p: &Program, caller: MethodId, at: u32) -> bool {
             Op::GetStatic(fr) => (0, c.member(fr).ret_slots as i32),
             Op::GetField(fr) => (1, c.member(fr).ret_slots as i32),
             Op::CheckCast | Op::Nop => (0, 0),
-            _ => return false,
+            _ => return None,
         };
-        need -= push - pop;
-        if need == 0 {
-            return matches!(code.insns[k].op, Op::Load(0, 1));
+        // This instruction pushes the deepest slot still wanted: the receiver.
+        if push >= need {
+            return Some(k);
+        }
+        need += pop - push;
+    }
+    None
+}
+
+/// The classes of the objects the program stores in each private or final field, when every
+/// store is of a new object (`this.addFunctor = new AddFunctor()`): by `(class, field)` index,
+/// `None` for a field that may hold anything else.
+fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Option<Vec<u32>>> {
+    use crate::fxhash::FxHashMap;
+    let stores: Vec<((u32, u32), Option<u32>)> = p
+        .classes
+        .par_iter()
+        .flat_map_iter(|c| {
+            let mut out = Vec::new();
+            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+                for (k, i) in code.insns.iter().enumerate() {
+                    let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
+                        continue;
+                    };
+                    let f = c.member(fr);
+                    let Some(key) = p.field_owner(&f.class, &f.name) else {
+                        continue;
+                    };
+                    let new = k.checked_sub(1).and_then(|j| match code.insns[j].op {
+                        Op::Invoke(crate::bytecode::InvokeKind::Special, r)
+                            if &*c.member(r).name == "<init>" =>
+                        {
+                            p.class_index(&c.member(r).class)
+                        }
+                        _ => None,
+                    });
+                    out.push((key, new));
+                }
+            }
+            out
+        })
+        .collect();
+    let mut out: FxHashMap<(u32, u32), Option<Vec<u32>>> = FxHashMap::default();
+    for (key, new) in stores {
+        let f = &p.class(key.0).fields[key.1 as usize];
+        let closed = f.access & (acc::PRIVATE | acc::FINAL) != 0;
+        let e = out.entry(key).or_insert_with(|| Some(Vec::new()));
+        match (new, e.as_mut()) {
+            (Some(t), Some(v)) if closed => {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+            }
+            _ => *e = None,
         }
     }
-    false
+    out
 }
 
 /// Collects, at some call sites of one method, the locks held and whether the call is made on
@@ -937,10 +1281,13 @@ impl engine::Observer for SiteLocks<'_, '_> {
     }
 }
 
-/// Whether a public method receives only the calls that name it: static, or an instance method
-/// that overrides no method of a supertype (every supertype known, but for `Object`, whose
-/// methods count, and the JDK's marker interfaces), so that no call made through a supertype
-/// (an interface the JDK or a user calls, `Runnable`, `Comparable`) can reach it unseen.
+/// Whether a public method receives only calls the program makes: static, or an instance method
+/// that overrides no public method of a public supertype (every supertype known, but for
+/// `Object`, whose methods count, and the JDK's marker interfaces), so that no call made through
+/// a supertype (an interface the JDK or a user calls, `Runnable`, `Comparable`) can reach it
+/// unseen. A method it overrides that is not public, or is declared in a type that is not (a
+/// package-private functor interface), is called only by the program: those calls are its
+/// call sites too.
 fn overrides_nothing(p: &Program, c: &crate::bytecode::Class, m: &crate::bytecode::Method) -> bool {
     if m.is_static() {
         return true;
@@ -978,13 +1325,17 @@ fn overrides_nothing(p: &Program, c: &crate::bytecode::Class, m: &crate::bytecod
             return false;
         };
         let sc = p.class(ci);
-        let declares = sc.methods.iter().any(|x| {
+        // A declaration that is not public, or in a type that is not, is called only from the
+        // program, and such calls count as calls of its overriders (see `compute_entry_locks`).
+        let declares_open = sc.methods.iter().any(|x| {
             x.name == m.name
                 && x.descriptor == m.descriptor
                 && !x.is_static()
                 && x.access & acc::PRIVATE == 0
+                && x.access & acc::PUBLIC != 0
+                && sc.access & acc::PUBLIC != 0
         });
-        if declares || seen.len() > 256 {
+        if declares_open || seen.len() > 256 {
             return false;
         }
         stack.extend(sc.super_name.as_deref());

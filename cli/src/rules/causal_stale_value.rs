@@ -202,7 +202,7 @@ fn line_in(p: &Program, m: MethodId, at: u32) -> Option<u32> {
 /// The words for region `site` of explored node `node`.
 fn region_words(p: &Program, v: &Views, node: u32, site: u32) -> String {
     let m = v.nodes[node as usize].method;
-    crate::explain::region_words(p.class(m.class), p.method(m), site)
+    crate::explain::region_words(p, m, site)
 }
 
 fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagnostic {

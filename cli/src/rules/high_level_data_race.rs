@@ -1015,5 +1015,5 @@ fn explain(
 
 fn region_words_at(p: &Program, v: &Views, node: usize, site: u32) -> String {
     let m = v.nodes[node].method;
-    crate::explain::region_words(p.class(m.class), p.method(m), site)
+    crate::explain::region_words(p, m, site)
 }
