@@ -1199,34 +1199,49 @@ fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
 /// `None` for a field that may hold anything else.
 fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Option<Vec<u32>>> {
     use crate::fxhash::FxHashMap;
-    let stores: Vec<((u32, u32), Option<u32>)> = p
-        .classes
-        .par_iter()
-        .flat_map_iter(|c| {
-            let mut out = Vec::new();
-            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
-                for (k, i) in code.insns.iter().enumerate() {
-                    let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
-                        continue;
-                    };
-                    let f = c.member(fr);
-                    let Some(key) = p.field_owner(&f.class, &f.name) else {
-                        continue;
-                    };
-                    let new = k.checked_sub(1).and_then(|j| match code.insns[j].op {
-                        Op::Invoke(crate::bytecode::InvokeKind::Special, r)
-                            if &*c.member(r).name == "<init>" =>
-                        {
-                            p.class_index(&c.member(r).class)
+    let stores: Vec<((u32, u32), Option<u32>)> =
+        p.classes
+            .par_iter()
+            .flat_map_iter(|c| {
+                let mut out = Vec::new();
+                for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+                    // A store that a jump reaches may store what another path made (`f = c ? new
+                    // A() : new B()` jumps to the store from after `new A()`).
+                    let mut joins: Vec<u32> = Vec::new();
+                    for i in &code.insns {
+                        match i.op {
+                            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
+                                joins.push(target)
+                            }
+                            Op::Switch(t) => joins.extend_from_slice(code.switch_targets(t)),
+                            _ => {}
                         }
-                        _ => None,
-                    });
-                    out.push((key, new));
+                    }
+                    for (k, i) in code.insns.iter().enumerate() {
+                        let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
+                            continue;
+                        };
+                        let f = c.member(fr);
+                        let Some(key) = p.field_owner(&f.class, &f.name) else {
+                            continue;
+                        };
+                        let joined = joins.contains(&(k as u32));
+                        let new = k.checked_sub(1).filter(|_| !joined).and_then(|j| {
+                            match code.insns[j].op {
+                                Op::Invoke(crate::bytecode::InvokeKind::Special, r)
+                                    if &*c.member(r).name == "<init>" =>
+                                {
+                                    p.class_index(&c.member(r).class)
+                                }
+                                _ => None,
+                            }
+                        });
+                        out.push((key, new));
+                    }
                 }
-            }
-            out
-        })
-        .collect();
+                out
+            })
+            .collect();
     let mut out: FxHashMap<(u32, u32), Option<Vec<u32>>> = FxHashMap::default();
     for (key, new) in stores {
         let f = &p.class(key.0).fields[key.1 as usize];
