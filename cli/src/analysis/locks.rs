@@ -1058,13 +1058,23 @@ fn call_ref<'a>(caller: &Caller<'a>, site: u32) -> Option<&'a MemberRef> {
 }
 
 fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
-    match receiver {
-        Sym::Field(_, f) => {
-            let fr = caller.class.member(f);
-            caller.program.is_thread_safe_field(&fr.class, &fr.name)
-        }
-        _ => false,
-    }
+    let field = match receiver {
+        Sym::Field(_, f) => f,
+        // Read through an object the frame cannot name (`this$0.records` in an inner class).
+        Sym::Value(at) => match caller
+            .method
+            .code
+            .as_ref()
+            .and_then(|c| c.insns.get(at as usize))
+            .map(|i| &i.op)
+        {
+            Some(crate::bytecode::Op::GetField(f) | crate::bytecode::Op::GetStatic(f)) => *f,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let fr = caller.class.member(field);
+    caller.program.is_thread_safe_field(&fr.class, &fr.name)
 }
 
 /// An object allocated by this method (`new` at the instruction the register names, or the
