@@ -53,6 +53,9 @@ pub struct Program {
     /// Locks every caller of a method holds when calling it (see
     /// [`summary::compute_entry_locks`]).
     entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
+    /// The classes of the new objects each private or final field holds (see
+    /// [`summary::allocated_types`]).
+    field_classes: FxHashMap<(u32, u32), Option<Vec<u32>>>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
     overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
     /// Classes whose objects can exist, by class index (see [`Program::live_classes`]): what
@@ -109,6 +112,7 @@ impl Program {
             live: Vec::new(),
             profile: Vec::new(),
             entry_locks: Default::default(),
+            field_classes: Default::default(),
         };
         let t0 = std::time::Instant::now();
         p.resolved = p
@@ -188,6 +192,7 @@ impl Program {
         let t1 = t.elapsed();
         summary::compute_returns(&mut p, &callers);
         let t_entry = std::time::Instant::now();
+        p.field_classes = summary::allocated_types(&p);
         let helpers = summary::compute_lock_helpers(&mut p);
         let t_helpers = t_entry.elapsed();
         p.entry_locks = summary::compute_entry_locks(&p);
@@ -210,6 +215,39 @@ impl Program {
             t.elapsed() - t1
         ));
         p
+    }
+
+    /// The classes of the objects field `(class, field)` can hold, when it is private or final
+    /// and the program stores only new objects in it (`this.f = new AddFunctor()`): a call on
+    /// its value reaches only their methods.
+    pub fn field_classes(&self, field: (u32, u32)) -> Option<&[u32]> {
+        self.field_classes.get(&field)?.as_deref()
+    }
+
+    /// The classes a call's receiver can be an object of, when the code says: an object this
+    /// method allocated (`new T`), or the value of a field that holds only new objects of known
+    /// classes ([`Program::field_classes`]).
+    pub fn receiver_classes(
+        &self,
+        class: u32,
+        code: &crate::bytecode::Code,
+        receiver: crate::analysis::locks::Sym,
+    ) -> Option<Vec<u32>> {
+        use crate::analysis::locks::Sym;
+        use crate::bytecode::Op;
+        let c = self.class(class);
+        let field = match receiver {
+            Sym::Field(_, fr) => fr,
+            Sym::Value(at) => match code.insns.get(at as usize)?.op {
+                Op::New(r) => return Some(vec![self.class_index(&c.member(r).class)?]),
+                Op::GetField(fr) | Op::GetStatic(fr) => fr,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let f = c.member(field);
+        self.field_classes(self.field_owner(&f.class, &f.name)?)
+            .map(<[u32]>::to_vec)
     }
 
     /// Locks every caller holds when it calls method `id` (empty for most methods).

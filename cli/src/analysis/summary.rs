@@ -832,8 +832,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         let overridable = (m.access | c.access) & (acc::FINAL | acc::PRIVATE) == 0;
         (hidden && overridable).then_some(t)
     };
-    // The methods called by dispatch, and the private or final fields their receivers are read
-    // from (for `allocated_types`).
+    // The private or final field a call's receiver is read from (see `Program::field_classes`).
     let field_of = |c: &crate::bytecode::Class, caller: MethodId, at: u32| {
         let code = p.method(caller).code.as_ref()?;
         let k = receiver_pushed_by(p, caller, at)?;
@@ -841,47 +840,22 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             return None;
         };
         let f = c.member(fr);
-        let key = p.field_owner(&f.class, &f.name)?;
-        let access = p.class(key.0).fields[key.1 as usize].access;
-        (access & (acc::PRIVATE | acc::FINAL) != 0).then_some(key)
+        p.field_owner(&f.class, &f.name)
     };
-    let (dispatched, receiver_fields): (FxHashSet<MethodId>, FxHashSet<(u32, u32)>) = p
+    let dispatched: FxHashSet<MethodId> = p
         .classes
         .par_iter()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
-            let mut out = Vec::new();
-            for (mi, m) in c.methods.iter().enumerate() {
-                for (at, i) in m.code.iter().flat_map(|code| code.insns.iter().enumerate()) {
-                    let Op::Invoke(kind, r) = i.op else { continue };
-                    let Some(t) = hidden_virtual(ci, kind, r) else {
-                        continue;
-                    };
-                    let caller = MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
-                    };
-                    out.push((t, field_of(c, caller, at as u32)));
-                }
-            }
-            out
+            c.methods
+                .iter()
+                .flat_map(|m| m.code.iter().flat_map(|code| &code.insns))
+                .filter_map(move |i| match i.op {
+                    Op::Invoke(kind, r) => hidden_virtual(ci, kind, r),
+                    _ => None,
+                })
         })
-        .fold(
-            || (FxHashSet::default(), FxHashSet::default()),
-            |(mut ts, mut fs), (t, f)| {
-                ts.insert(t);
-                fs.extend(f);
-                (ts, fs)
-            },
-        )
-        .reduce(
-            || (FxHashSet::default(), FxHashSet::default()),
-            |(mut a, mut b), (c, d)| {
-                a.extend(c);
-                b.extend(d);
-                (a, b)
-            },
-        );
+        .collect();
     // Too many to list (a package-private method of a class with a wide hierarchy): its
     // overriders have call sites we do not list, so they get no entry lock.
     let (open, overriders): (Vec<MethodId>, FxHashMap<MethodId, Vec<MethodId>>) = dispatched
@@ -898,11 +872,7 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             Ok(x) => rayon::iter::Either::Right(x),
         });
     let open: FxHashSet<MethodId> = open.into_iter().collect();
-    let allocated = if overriders.is_empty() {
-        Default::default()
-    } else {
-        allocated_types(p, &receiver_fields)
-    };
+
     // Every call site of a candidate: (caller, instruction, callee). A call made while the
     // object or class is being constructed (on `this` from a constructor or a private method
     // only constructors call, or from the class initializer) is no call another thread can make
@@ -937,8 +907,8 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     };
                     // On an object of a field that holds only new objects of known classes,
                     // the call reaches only their methods.
-                    let stored = field_of(c, caller, at as u32)
-                        .and_then(|key| allocated.get(&key)?.as_ref());
+                    let stored =
+                        field_of(c, caller, at as u32).and_then(|key| p.field_classes(key));
                     let mr = c.member(r);
                     for &o in over {
                         let reached = stored.is_none_or(|types| {
@@ -1225,23 +1195,12 @@ fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
 
 /// The classes of the objects the program stores in each private or final field, when every
 /// store is of a new object (`this.addFunctor = new AddFunctor()`): by `(class, field)` index,
-/// `None` for a field that may hold anything else.
-fn allocated_types(
-    p: &Program,
-    fields: &FxHashSet<(u32, u32)>,
-) -> crate::fxhash::FxHashMap<(u32, u32), Option<Vec<u32>>> {
+/// `None` for a field that may hold anything else (see `Program::field_classes`).
+pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Option<Vec<u32>>> {
     use crate::fxhash::FxHashMap;
-    // Only the field's nest can store to it: a private field is its nest's (Java 11 nestmates;
-    // Java 8's accessors are inlined), a final one its class's.
-    let outer = |n: &str| n.split('$').next().unwrap_or(n).to_string();
-    let nests: FxHashSet<String> = fields
-        .iter()
-        .map(|&(c, _)| outer(&p.class(c).name))
-        .collect();
     let stores: Vec<((u32, u32), Option<u32>)> =
         p.classes
             .par_iter()
-            .filter(|c| nests.contains(&outer(&c.name)))
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
@@ -1265,7 +1224,8 @@ fn allocated_types(
                         let Some(key) = p.field_owner(&f.class, &f.name) else {
                             continue;
                         };
-                        if !fields.contains(&key) {
+                        let access = p.class(key.0).fields[key.1 as usize].access;
+                        if access & (acc::PRIVATE | acc::FINAL) == 0 {
                             continue;
                         }
                         let joined = joins.contains(&(k as u32));

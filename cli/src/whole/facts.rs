@@ -184,10 +184,6 @@ impl Observer for Collector<'_> {
                     // Constructors touch an object no other thread sees yet.
                     return;
                 }
-                let targets = call_targets(self.p, self.id.class, r, kind);
-                if targets.is_empty() {
-                    return;
-                }
                 let nargs = m.arg_slots as usize + usize::from(kind != InvokeKind::Static);
                 let receiver = if kind == InvokeKind::Static {
                     Sym::Unknown
@@ -199,6 +195,24 @@ impl Observer for Collector<'_> {
                         .and_then(|i| frame.stack.get(i))
                         .map_or(Sym::Unknown, |s| s.sym)
                 };
+                let mut targets = call_targets(self.p, self.id.class, r, kind);
+                // Dispatch to what exists: a receiver this method allocated, or read from a
+                // field that holds only new objects of known classes, reaches their methods.
+                if targets.len() > 1 {
+                    let known = self.p.receiver_classes(self.id.class, code, receiver);
+                    if let Some(classes) = known {
+                        let reached: Vec<MethodId> = classes
+                            .iter()
+                            .filter_map(|&t| {
+                                self.p.resolve(&self.p.class(t).name, &m.name, &m.desc)
+                            })
+                            .collect();
+                        targets.retain(|t| reached.contains(t));
+                    }
+                }
+                if targets.is_empty() {
+                    return;
+                }
                 let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
                 let fresh_receiver = crate::analysis::locks::is_local_object(
                     &crate::analysis::locks::Caller {
