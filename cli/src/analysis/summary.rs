@@ -612,8 +612,10 @@ impl Analysis for ClockReturns {
 
 /// Find the lock helpers ([`locks::LockHelper`]): methods whose only lock operations are
 /// `lock()` calls (or only `unlock()` calls) on one lock of their receiver's, a field of it or a
-/// static field. No `synchronized`, no `tryLock`, no `wait`: a helper that may or may not hold
-/// its lock on return is no helper. Returns how many were found.
+/// static field. No `synchronized`, no `tryLock`, no `wait`, no callee that locks or unlocks,
+/// and no branch but a null test of a field (a lock that is optional by configuration): a
+/// helper whose lock depends on the state of the program is no helper. Returns how many were
+/// found.
 pub fn compute_lock_helpers(p: &mut Program) -> usize {
     use crate::bytecode::InvokeKind;
     let prog = &*p;
