@@ -1208,21 +1208,30 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Opti
                 for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
                     // A store that a jump reaches may store what another path made (`f = c ? new
                     // A() : new B()` jumps to the store from after `new A()`).
-                    let mut joins: Vec<u32> = Vec::new();
-                    for i in &code.insns {
-                        match i.op {
-                            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
-                                joins.push(target)
+                    let joins = || {
+                        let mut joins: Vec<u32> = Vec::new();
+                        for i in &code.insns {
+                            match i.op {
+                                Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
+                                    joins.push(target)
+                                }
+                                Op::Switch(t) => joins.extend_from_slice(code.switch_targets(t)),
+                                _ => {}
                             }
-                            Op::Switch(t) => joins.extend_from_slice(code.switch_targets(t)),
-                            _ => {}
                         }
-                    }
+                        joins
+                    };
+                    let mut jumps: Option<Vec<u32>> = None;
                     for (k, i) in code.insns.iter().enumerate() {
                         let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
                             continue;
                         };
+                        // Only a field of this class or of its nest can be private or final
+                        // and stored here (nestmates reach each other's private fields).
                         let f = c.member(fr);
+                        if f.class.split('$').next() != c.name.split('$').next() {
+                            continue;
+                        }
                         let Some(key) = p.field_owner(&f.class, &f.name) else {
                             continue;
                         };
@@ -1230,7 +1239,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Opti
                         if access & (acc::PRIVATE | acc::FINAL) == 0 {
                             continue;
                         }
-                        let joined = joins.contains(&(k as u32));
+                        let joined = jumps.get_or_insert_with(joins).contains(&(k as u32));
                         let new = k.checked_sub(1).filter(|_| !joined).and_then(|j| {
                             match code.insns[j].op {
                                 Op::Invoke(crate::bytecode::InvokeKind::Special, r)
