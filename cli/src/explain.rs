@@ -520,10 +520,7 @@ pub fn region_words(
             format!("the critical section{line} of `{simple}.{}()`", method.name)
         }
         // A lock helper opens a critical section of the caller's.
-        Some((name, r))
-            if p.resolved(id.class, r)
-                .is_some_and(|t| p.summary(t).lock_helper.is_some_and(|h| h.acquire)) =>
-        {
+        Some((name, r)) if crate::analysis::locks::calls_acquire_helper(p, id.class, r) => {
             format!(
                 "the critical section{line} of `{simple}.{}()` (taken by `{name}()`)",
                 method.name

@@ -197,7 +197,7 @@ impl Program {
         let t_helpers = t_entry.elapsed();
         p.entry_locks = summary::compute_entry_locks(&p);
         p.profile.push(format!(
-            "summaries: lock helpers {helpers} {t_helpers:?}, entry locks of {} methods {:?}",
+            "summaries: field classes and lock helpers ({helpers}) {t_helpers:?}, entry locks of {} methods {:?}",
             p.entry_locks.len(),
             t_entry.elapsed() - t_helpers
         ));
@@ -234,18 +234,13 @@ impl Program {
         receiver: crate::analysis::locks::Sym,
     ) -> Option<Vec<u32>> {
         use crate::analysis::locks::Sym;
-        use crate::bytecode::Op;
         let c = self.class(class);
-        let field = match receiver {
-            Sym::Field(_, fr) => fr,
-            Sym::Value(at) => match code.insns.get(at as usize)?.op {
-                Op::New(r) => return Some(vec![self.class_index(&c.member(r).class)?]),
-                Op::GetField(fr) | Op::GetStatic(fr) => fr,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let f = c.member(field);
+        if let Sym::Value(at) = receiver {
+            if let crate::bytecode::Op::New(r) = code.insns.get(at as usize)?.op {
+                return Some(vec![self.class_index(&c.member(r).class)?]);
+            }
+        }
+        let f = c.member(crate::analysis::locks::field_read(code, receiver)?);
         self.field_classes(self.field_owner(&f.class, &f.name)?)
             .map(<[u32]>::to_vec)
     }

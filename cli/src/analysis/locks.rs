@@ -1058,23 +1058,30 @@ fn call_ref<'a>(caller: &Caller<'a>, site: u32) -> Option<&'a MemberRef> {
 }
 
 fn is_thread_safe_field(caller: &Caller<'_>, receiver: Sym) -> bool {
-    let field = match receiver {
-        Sym::Field(_, f) => f,
-        // Read through an object the frame cannot name (`this$0.records` in an inner class).
-        Sym::Value(at) => match caller
-            .method
-            .code
-            .as_ref()
-            .and_then(|c| c.insns.get(at as usize))
-            .map(|i| &i.op)
-        {
-            Some(crate::bytecode::Op::GetField(f) | crate::bytecode::Op::GetStatic(f)) => *f,
-            _ => return false,
-        },
-        _ => return false,
+    let Some(field) = caller
+        .method
+        .code
+        .as_ref()
+        .and_then(|code| field_read(code, receiver))
+    else {
+        return false;
     };
     let fr = caller.class.member(field);
     caller.program.is_thread_safe_field(&fr.class, &fr.name)
+}
+
+/// The field (reference) a register's value was read from: a field the frame names
+/// (`this.f`, `p.f`, a static), or one read through an object it cannot name (`this$0.records`
+/// in an inner class: the result of that `getfield`).
+pub fn field_read(code: &crate::bytecode::Code, sym: Sym) -> Option<crate::bytecode::RefId> {
+    match sym {
+        Sym::Field(_, f) => Some(f),
+        Sym::Value(at) => match code.insns.get(at as usize)?.op {
+            crate::bytecode::Op::GetField(f) | crate::bytecode::Op::GetStatic(f) => Some(f),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// An object allocated by this method (`new` at the instruction the register names, or the

@@ -617,108 +617,18 @@ impl Analysis for ClockReturns {
 /// helper whose lock depends on the state of the program is no helper. Returns how many were
 /// found.
 pub fn compute_lock_helpers(p: &mut Program) -> usize {
-    use crate::bytecode::InvokeKind;
     let prog = &*p;
     let found: Vec<(MethodId, locks::LockHelper)> = prog
         .classes
         .par_iter()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                let code = m.code.as_ref()?;
-                if m.is_synchronized() || matches!(&*m.name, "<init>" | "<clinit>") {
-                    return None;
-                }
-                // The lock operations: all `lock()` or all `unlock()`. The only branches test
-                // a field for null (a lock that is optional by configuration); no callee takes
-                // or releases a lock.
-                let (mut ops, mut takes, mut releases) = (Vec::new(), false, false);
-                for (at, i) in code.insns.iter().enumerate() {
-                    match i.op {
-                        Op::MonitorEnter | Op::MonitorExit | Op::Switch(_) | Op::Jsr(_) => {
-                            return None
-                        }
-                        Op::If { cond, .. } => {
-                            let field_test = matches!(cond, Cond::Null | Cond::NonNull)
-                                && at > 0
-                                && matches!(
-                                    code.insns[at - 1].op,
-                                    Op::GetField(_) | Op::GetStatic(_)
-                                );
-                            if !field_test {
-                                return None;
-                            }
-                        }
-                        Op::Invoke(kind, r) => {
-                            let mr = c.member(r);
-                            if kind == InvokeKind::Static || !prog.thread_safe.is_lock(&mr.class) {
-                                if &*mr.name == "wait"
-                                    || prog.thread_safe.is_condition(&mr.class)
-                                    || prog
-                                        .resolved(ci as u32, r)
-                                        .is_some_and(|t| prog.summary(t).locks || unlocks(prog, t))
-                                {
-                                    return None;
-                                }
-                                continue;
-                            }
-                            match &*mr.name {
-                                "lock" | "lockInterruptibly" => takes = true,
-                                "unlock" => releases = true,
-                                "tryLock" => return None,
-                                _ => continue,
-                            }
-                            ops.push(at as u32);
-                        }
-                        _ => {}
-                    }
-                }
-                if ops.is_empty() || (takes && releases) {
-                    return None;
-                }
+            (0..c.methods.len()).filter_map(move |mi| {
                 let id = MethodId {
                     class: ci as u32,
                     method: mi as u32,
                 };
-                let mut o = LockOps {
-                    p: prog,
-                    id,
-                    ats: &ops,
-                    locks: Vec::new(),
-                };
-                engine::run_method(prog, id, false, &mut engine::Observing(&mut o)).ok()?;
-                // Every operation reached, all on one lock.
-                let first = o.locks.first()?.1;
-                if o.locks.iter().any(|&(_, l)| l != first)
-                    || ops.iter().any(|at| !o.locks.iter().any(|(a, _)| a == at))
-                {
-                    return None;
-                }
-                let lock = match first {
-                    locks::LockId::This if !m.is_static() => locks::HelperLock::Receiver,
-                    locks::LockId::Field(
-                        base @ (locks::Base::This | locks::Base::Static),
-                        r,
-                        part,
-                    ) => {
-                        let fr = c.member(r);
-                        let (owner, field) = prog.field_owner(&fr.class, &fr.name)?;
-                        locks::HelperLock::Field {
-                            owner,
-                            field,
-                            is_static: base == locks::Base::Static,
-                            part,
-                        }
-                    }
-                    _ => return None,
-                };
-                Some((
-                    id,
-                    locks::LockHelper {
-                        acquire: takes,
-                        lock,
-                    },
-                ))
+                Some((id, lock_helper(prog, id)?))
             })
         })
         .collect();
@@ -726,6 +636,89 @@ pub fn compute_lock_helpers(p: &mut Program) -> usize {
         p.summary_mut(id).lock_helper = Some(h);
     }
     found.len()
+}
+
+/// Whether method `id` is a lock helper, and of which lock (see [`compute_lock_helpers`]).
+fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
+    use crate::bytecode::InvokeKind;
+    let (c, m) = (prog.class(id.class), prog.method(id));
+    let code = m.code.as_ref()?;
+    if m.is_synchronized() || matches!(&*m.name, "<init>" | "<clinit>") {
+        return None;
+    }
+    // The lock operations: all `lock()` or all `unlock()`. The only branches test a field for
+    // null (a lock that is optional by configuration); no callee takes or releases a lock.
+    let (mut ops, mut takes, mut releases) = (Vec::new(), false, false);
+    for (at, i) in code.insns.iter().enumerate() {
+        match i.op {
+            Op::MonitorEnter | Op::MonitorExit | Op::Switch(_) | Op::Jsr(_) => return None,
+            Op::If { cond, .. } => {
+                let field_test = matches!(cond, Cond::Null | Cond::NonNull)
+                    && at > 0
+                    && matches!(code.insns[at - 1].op, Op::GetField(_) | Op::GetStatic(_));
+                if !field_test {
+                    return None;
+                }
+            }
+            Op::Invoke(kind, r) => {
+                let mr = c.member(r);
+                if kind == InvokeKind::Static || !prog.thread_safe.is_lock(&mr.class) {
+                    if &*mr.name == "wait"
+                        || prog.thread_safe.is_condition(&mr.class)
+                        || prog
+                            .resolved(id.class, r)
+                            .is_some_and(|t| prog.summary(t).locks || unlocks(prog, t))
+                    {
+                        return None;
+                    }
+                    continue;
+                }
+                match &*mr.name {
+                    "lock" | "lockInterruptibly" => takes = true,
+                    "unlock" => releases = true,
+                    "tryLock" => return None,
+                    _ => continue,
+                }
+                ops.push(at as u32);
+            }
+            _ => {}
+        }
+    }
+    if ops.is_empty() || (takes && releases) {
+        return None;
+    }
+    let mut o = LockOps {
+        p: prog,
+        id,
+        ats: &ops,
+        locks: Vec::new(),
+    };
+    engine::run_method(prog, id, false, &mut engine::Observing(&mut o)).ok()?;
+    // Every operation reached, all on one lock.
+    let first = o.locks.first()?.1;
+    if o.locks.iter().any(|&(_, l)| l != first)
+        || ops.iter().any(|at| !o.locks.iter().any(|(a, _)| a == at))
+    {
+        return None;
+    }
+    let lock = match first {
+        locks::LockId::This if !m.is_static() => locks::HelperLock::Receiver,
+        locks::LockId::Field(base @ (locks::Base::This | locks::Base::Static), r, part) => {
+            let fr = c.member(r);
+            let (owner, field) = prog.field_owner(&fr.class, &fr.name)?;
+            locks::HelperLock::Field {
+                owner,
+                field,
+                is_static: base == locks::Base::Static,
+                part,
+            }
+        }
+        _ => return None,
+    };
+    Some(locks::LockHelper {
+        acquire: takes,
+        lock,
+    })
 }
 
 /// Whether a method calls `unlock()` on a lock.
@@ -755,22 +748,29 @@ impl engine::Observer for LockOps<'_, '_> {
         if !self.ats.contains(&at) {
             return;
         }
-        let c = self.p.class(self.id.class);
-        let Some(Op::Invoke(_, r)) = self
-            .p
-            .method(self.id)
-            .code
-            .as_ref()
-            .map(|code| &code.insns[at as usize].op)
-        else {
-            return;
-        };
-        let n = c.member(*r).arg_slots as usize + 1;
-        if let Some(k) = frame.stack.len().checked_sub(n) {
-            self.locks
-                .push((at, locks::LockId::of(frame.stack[k].sym, at)));
+        if let Some(sym) = receiver_sym(self.p, self.id, at, frame) {
+            self.locks.push((at, locks::LockId::of(sym, at)));
         }
     }
+}
+
+/// What the frame holds as the receiver of the instance call at `at` of method `id`.
+fn receiver_sym(
+    p: &Program,
+    id: MethodId,
+    at: u32,
+    frame: &engine::Frame<()>,
+) -> Option<locks::Sym> {
+    let code = p.method(id).code.as_ref()?;
+    let Op::Invoke(kind, r) = code.insns.get(at as usize)?.op else {
+        return None;
+    };
+    if kind == crate::bytecode::InvokeKind::Static {
+        return None;
+    }
+    let n = p.class(id.class).member(r).arg_slots as usize + 1;
+    let k = frame.stack.len().checked_sub(n)?;
+    Some(frame.stack[k].sym)
 }
 
 /// The locks every caller holds when it calls a method: a helper whose every caller holds the
@@ -833,16 +833,6 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         let hidden = m.access & acc::PUBLIC == 0 || c.access & acc::PUBLIC == 0;
         let overridable = (m.access | c.access) & (acc::FINAL | acc::PRIVATE) == 0;
         (hidden && overridable).then_some(t)
-    };
-    // The private or final field a call's receiver is read from (see `Program::field_classes`).
-    let field_of = |c: &crate::bytecode::Class, caller: MethodId, at: u32| {
-        let code = p.method(caller).code.as_ref()?;
-        let k = receiver_pushed_by(p, caller, at)?;
-        let (Op::GetField(fr) | Op::GetStatic(fr)) = code.insns[k].op else {
-            return None;
-        };
-        let f = c.member(fr);
-        p.field_owner(&f.class, &f.name)
     };
     let dispatched: FxHashSet<MethodId> = p
         .classes
@@ -909,11 +899,13 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
                     };
                     // On an object of a field that holds only new objects of known classes,
                     // the call reaches only their methods.
-                    let stored =
-                        field_of(c, caller, at as u32).and_then(|key| p.field_classes(key));
+                    let stored = receiver_pushed_by(p, caller, at as u32).and_then(|k| {
+                        let read = locks::Sym::Value(k as u32);
+                        p.receiver_classes(ci as u32, code, read)
+                    });
                     let mr = c.member(r);
                     for &o in over {
-                        let reached = stored.is_none_or(|types| {
+                        let reached = stored.as_ref().is_none_or(|types| {
                             types.iter().any(|&t| {
                                 p.resolve(&p.class(t).name, &mr.name, &mr.desc) == Some(o)
                             })
@@ -1258,11 +1250,9 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Opti
             .collect();
     let mut out: FxHashMap<(u32, u32), Option<Vec<u32>>> = FxHashMap::default();
     for (key, new) in stores {
-        let f = &p.class(key.0).fields[key.1 as usize];
-        let closed = f.access & (acc::PRIVATE | acc::FINAL) != 0;
         let e = out.entry(key).or_insert_with(|| Some(Vec::new()));
         match (new, e.as_mut()) {
-            (Some(t), Some(v)) if closed => {
+            (Some(t), Some(v)) => {
                 if !v.contains(&t) {
                     v.push(t);
                 }
@@ -1287,24 +1277,7 @@ impl engine::Observer for SiteLocks<'_, '_> {
         if !self.ats.contains(&at) {
             return;
         }
-        let c = self.p.class(self.id.class);
-        let on_this = match self
-            .p
-            .method(self.id)
-            .code
-            .as_ref()
-            .map(|code| &code.insns[at as usize].op)
-        {
-            Some(Op::Invoke(kind, r)) if *kind != crate::bytecode::InvokeKind::Static => {
-                let n = c.member(*r).arg_slots as usize + 1;
-                frame
-                    .stack
-                    .len()
-                    .checked_sub(n)
-                    .is_some_and(|k| frame.stack[k].sym == locks::Sym::This)
-            }
-            _ => false,
-        };
+        let on_this = receiver_sym(self.p, self.id, at, frame) == Some(locks::Sym::This);
         let held = frame.locks.held.iter().map(|h| h.lock).collect();
         self.out.push((at, (held, on_this)));
     }
