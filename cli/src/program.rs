@@ -55,7 +55,7 @@ pub struct Program {
     entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
     /// The classes of the new objects each private or final field holds (see
     /// [`summary::allocated_types`]).
-    field_classes: FxHashMap<(u32, u32), Option<Vec<u32>>>,
+    field_classes: FxHashMap<(u32, u32), summary::Allocated>,
     /// Implementations (bounded) of each resolved virtual-call target, computed on first use.
     overriders: std::sync::RwLock<FxHashMap<MethodId, Option<Vec<MethodId>>>>,
     /// Classes whose objects can exist, by class index (see [`Program::live_classes`]): what
@@ -221,7 +221,14 @@ impl Program {
     /// and the program stores only new objects in it (`this.f = new AddFunctor()`): a call on
     /// its value reaches only their methods.
     pub fn field_classes(&self, field: (u32, u32)) -> Option<&[u32]> {
-        self.field_classes.get(&field)?.as_deref()
+        let a = self.field_classes.get(&field)?;
+        (a.all_new && !a.outside).then_some(&a.classes[..])
+    }
+
+    /// Whether private or final field `(class, field)` holds only objects its owner allocated
+    /// (`this.lock = new Object()`, of any class): a lock on its value belongs to the owner.
+    pub fn owns_field(&self, field: (u32, u32)) -> bool {
+        self.field_classes.get(&field).is_some_and(|a| a.all_new)
     }
 
     /// The classes a call's receiver can be an object of, when the code says: an object this

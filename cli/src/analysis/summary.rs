@@ -1187,12 +1187,26 @@ fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
     None
 }
 
-/// The classes of the objects the program stores in each private or final field, when every
-/// store is of a new object (`this.addFunctor = new AddFunctor()`): by `(class, field)` index,
-/// `None` for a field that may hold anything else (see `Program::field_classes`).
-pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Option<Vec<u32>>> {
+/// What the program stores in one private or final field, by its stores.
+#[derive(Debug, Clone, Default)]
+pub struct Allocated {
+    /// Every store is of an object just allocated (`this.lock = new Object()`): the field holds
+    /// only objects its owner made.
+    pub all_new: bool,
+    /// The classes of those objects that the program has; `outside` when some are not (the
+    /// JDK's).
+    pub classes: Vec<u32>,
+    pub outside: bool,
+}
+
+/// The objects the program stores in each private or final field, by `(class, field)` index:
+/// whether every store is of a new object (`this.addFunctor = new AddFunctor()`) and of which
+/// classes (see `Program::field_classes` and `Program::owns_field`).
+pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allocated> {
     use crate::fxhash::FxHashMap;
-    let stores: Vec<((u32, u32), Option<u32>)> =
+    // Per store: `None` when it is not of a new object, else the class if the program has it.
+    type Store = ((u32, u32), Option<Option<u32>>);
+    let stores: Vec<Store> =
         p.classes
             .par_iter()
             .flat_map_iter(|c| {
@@ -1237,7 +1251,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Opti
                                 Op::Invoke(crate::bytecode::InvokeKind::Special, r)
                                     if &*c.member(r).name == "<init>" =>
                                 {
-                                    p.class_index(&c.member(r).class)
+                                    Some(p.class_index(&c.member(r).class))
                                 }
                                 _ => None,
                             }
@@ -1248,16 +1262,20 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Opti
                 out
             })
             .collect();
-    let mut out: FxHashMap<(u32, u32), Option<Vec<u32>>> = FxHashMap::default();
+    let mut out: FxHashMap<(u32, u32), Allocated> = FxHashMap::default();
     for (key, new) in stores {
-        let e = out.entry(key).or_insert_with(|| Some(Vec::new()));
-        match (new, e.as_mut()) {
-            (Some(t), Some(v)) => {
-                if !v.contains(&t) {
-                    v.push(t);
+        let e = out.entry(key).or_insert_with(|| Allocated {
+            all_new: true,
+            ..Allocated::default()
+        });
+        match new {
+            Some(Some(t)) => {
+                if !e.classes.contains(&t) {
+                    e.classes.push(t);
                 }
             }
-            _ => *e = None,
+            Some(None) => e.outside = true,
+            None => e.all_new = false,
         }
     }
     out

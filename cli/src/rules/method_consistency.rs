@@ -10,6 +10,7 @@
 
 use rayon::prelude::*;
 
+use crate::analysis::guards::GuardKey;
 use crate::analysis::locks::METHOD_SITE;
 use crate::bytecode::cfg::Cfg;
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
@@ -150,6 +151,9 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
         })
     };
     let near = Near::new(v, &lv_slots, &free_slot);
+    // Fields whose every store is an object their class allocated (`lock = new Object()`): a
+    // lock on one of them belongs to its owner object.
+    let owned: Vec<bool> = p.fields.owner.iter().map(|&f| p.owns_field(f)).collect();
     type Foreign = Option<Option<(Section, bool)>>;
     type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize, Foreign)>>;
     let by_class: Found = (0..v.nodes.len())
@@ -166,6 +170,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 let all = near_sections(
                     v,
                     n,
+                    &owned,
                     &lv_slots,
                     &near,
                     &|s| slot_sets[s as usize].0,
@@ -236,22 +241,16 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     )
                     .map(|(pair, writer)| (pair, writer, None))
                     .or_else(|| {
-                        let (pair, writer) =
-                            foreign_break(v, &slot_sets, run, views?, scope, threads, class)?;
+                        let (pair, writer, other) = foreign_break(
+                            v, &slot_sets, run, views?, scope, &together, threads, class,
+                        )?;
                         // The method's other section around its own one: what the concurrent
-                        // thread's update can fall between.
-                        let own = run.iter().find(|e| e.sec == pair.0)?;
-                        let other = run
-                            .iter()
-                            .find(|e| e.sec != own.sec && together(own, e))
-                            .map(|e| {
-                                let first = matches!(
-                                    (own.anchor(v, n), e.anchor(v, n)),
-                                    (Some(x), Some(y)) if y < x
-                                );
-                                (e.sec, first)
-                            });
-                        Some((pair, writer, Some(other)))
+                        // thread's update falls between.
+                        let first = matches!(
+                            (pair.0.anchor(v, n), other.anchor(v, n)),
+                            (Some(x), Some(y)) if y < x
+                        );
+                        Some(((pair.0.sec, pair.1), writer, Some(Some((other.sec, first)))))
                     });
                     if let Some((pair, writer, foreign)) = hit {
                         found
@@ -413,9 +412,11 @@ const NEAR: usize = 2;
 /// lock, a class literal) is re-entry and part of the caller's section: a helper that re-takes
 /// the lock its caller holds splits nothing. One on another object's lock is a section of its
 /// own even inside the caller's (`dst.append(src)` taking `src`'s lock twice).
+#[allow(clippy::too_many_arguments)]
 fn near_sections(
     v: &Views,
     n: usize,
+    owned: &[bool],
     lv_slots: &[Vec<u32>],
     near: &Near,
     class_of: &impl Fn(u32) -> u32,
@@ -428,10 +429,11 @@ fn near_sections(
     held_ids.insert(Vec::new(), 0);
     let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
     // Each node with the locks held around it (as it names them) and whether any lock is.
-    let mut level: Vec<(usize, Route, u32, bool)> = vec![(n, [NONE; NEAR], 0, false)];
+    // Also whether the node runs on an object the method just allocated (called on it).
+    let mut level: Vec<(usize, Route, u32, bool, bool)> = vec![(n, [NONE; NEAR], 0, false, false)];
     for depth in 0..=NEAR {
         let mut next = Vec::new();
-        for (m, route, held_id, locked) in level {
+        for (m, route, held_id, locked, fresh) in level {
             if !seen.insert((m, held_id)) {
                 continue;
             }
@@ -452,10 +454,17 @@ fn near_sections(
             for &lv in &v.views_of[m] {
                 let site = v.lock_views[lv].site;
                 let held = &held_sets[held_id as usize];
+                // On a fresh object, its own monitor and the locks it allocated itself are
+                // no other thread's yet.
+                let unshared = |k: &LockKey| match k.key {
+                    GuardKey::Own => !k.global,
+                    GuardKey::Field(id, _) => !k.global && owned[id as usize],
+                    _ => false,
+                };
                 let reentered = f
                     .region_keys
                     .iter()
-                    .any(|(s, k)| *s == site && held.contains(k));
+                    .any(|(s, k)| *s == site && (held.contains(k) || fresh && unshared(k)));
                 if reentered {
                     continue;
                 }
@@ -472,12 +481,13 @@ fn near_sections(
                 continue;
             }
             for call in &f.calls {
-                // A call on an object this method just allocated enters sections of an object
-                // no other thread sees yet: none of them can be split by another thread.
-                if call.fresh_receiver {
-                    continue;
-                }
-                let call_locked = locked || !call.held.is_empty() || call.caller_held;
+                // A call on an object this method just allocated: no other thread sees that
+                // object yet, so the sections on its own monitor and the looks at its fields
+                // outside a lock cannot be split; the callee's sections on other objects' locks
+                // (an outer instance's, a static one) still count (an iterator that locks its
+                // collection).
+                let call_locked =
+                    locked || !call.held.is_empty() || call.caller_held || call.fresh_receiver;
                 // What the callee sees held: the caller's locks it can name, and those held
                 // around the caller that it still names the same way (global ones).
                 let mut keys: Vec<LockKey> = call.held_keys.clone();
@@ -515,7 +525,7 @@ fn near_sections(
                         }
                         let mut r = route;
                         r[depth] = (call.at, w as u32);
-                        next.push((w, r, keys_id, call_locked));
+                        next.push((w, r, keys_id, call_locked, call.fresh_receiver));
                     }
                 }
             }
@@ -652,16 +662,22 @@ fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize], class: u32) -> Opt
 }
 
 /// A section the method enters and a lock view of a concurrent thread that writes a field in
-/// common with it, whose views (restricted to the method's fields) do not nest.
+/// common with it, whose views (restricted to the method's fields) do not nest; the concurrent
+/// view must also reach another section of the method that can run in the same call (its
+/// update then falls between two looks of the method at the fields it keeps together). A
+/// section that is the method's only look at those fields is atomic for them, however another
+/// thread's view is cut: the method reads them once.
+#[allow(clippy::too_many_arguments)]
 fn foreign_break(
     v: &Views,
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: &ClassViews,
     scope: &[u32],
+    together: &impl Fn(&Entered, &Entered) -> bool,
     threads: &[u32],
     class: u32,
-) -> Option<((Section, Section), usize)> {
+) -> Option<((Entered, Section), usize, Entered)> {
     views.iter().find_map(|(set, ids)| {
         let inter: FieldSet = set
             .iter()
@@ -671,18 +687,25 @@ fn foreign_break(
         if !inter.iter().any(|&(_, k)| k & WRITE != 0) {
             return None;
         }
-        let ea = run
-            .iter()
-            .find(|e| {
-                let a = &slot_sets[e.slot as usize].1;
-                let written = inter
-                    .iter()
-                    .any(|&(f, k)| k & WRITE != 0 && a.iter().any(|(g, _)| *g == f));
-                written && !subset(a, &inter) && !subset(&inter, a)
-            })?
-            .sec;
+        let (own, other) = run.iter().find_map(|e| {
+            let a = &slot_sets[e.slot as usize].1;
+            let written = inter
+                .iter()
+                .any(|&(f, k)| k & WRITE != 0 && a.iter().any(|(g, _)| *g == f));
+            if !written || subset(a, &inter) || subset(&inter, a) {
+                return None;
+            }
+            let other = run.iter().find(|o| {
+                o.sec != e.sec && together(e, o) && shares(&slot_sets[o.slot as usize].1, &inter)
+            })?;
+            Some((*e, *other))
+        })?;
         let lv = concurrent_view(v, threads, ids, class)?;
-        Some(((ea, Section::View(lv as u32)), v.lock_views[lv].node))
+        Some((
+            (own, Section::View(lv as u32)),
+            v.lock_views[lv].node,
+            other,
+        ))
     })
 }
 
