@@ -21,6 +21,7 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
+use crate::analysis::locks::METHOD_SITE;
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
@@ -116,19 +117,30 @@ fn overlaps<'a>(
     out
 }
 
-/// Two overlaps that are not ordered by inclusion, if any: sorted by size, the overlaps form a
-/// chain exactly when each is a subset of the next.
-fn chain_break(ov: &[(Vec<Var>, usize)]) -> Option<(usize, usize)> {
-    ov.windows(2)
-        .position(|w| !subset(&w[0].0, &w[1].0))
+/// Two overlaps that are not ordered by inclusion and that `may` accept, if any: sorted by size,
+/// the overlaps form a chain exactly when each is a subset of the next (that pair first).
+fn chain_break(
+    ov: &[(Vec<Var>, usize)],
+    may: &impl Fn(usize, usize) -> bool,
+) -> Option<(usize, usize)> {
+    let incomparable =
+        |i: usize, j: usize| !subset(&ov[i].0, &ov[j].0) && !subset(&ov[j].0, &ov[i].0);
+    (0..ov.len().saturating_sub(1))
         .map(|i| (i, i + 1))
+        .find(|&(i, j)| !subset(&ov[i].0, &ov[j].0) && may(i, j))
+        .or_else(|| {
+            (0..ov.len())
+                .flat_map(|i| (i + 1..ov.len()).map(move |j| (i, j)))
+                .find(|&(i, j)| incomparable(i, j) && may(i, j))
+        })
 }
 
 /// An incomparable pair of overlaps whose variables correlate (Definition 8), given the
-/// correlated pairs inside the maximal view.
+/// correlated pairs inside the maximal view, that `may` accept.
 fn correlated_break(
     ov: &[(Vec<Var>, usize)],
     pairs: &[(Var, Var)],
+    may: &impl Fn(usize, usize) -> bool,
 ) -> Option<(usize, usize, Var, Var)> {
     for &(x, y) in pairs {
         for (i, (a, _)) in ov.iter().enumerate() {
@@ -139,7 +151,7 @@ fn correlated_break(
                 if i == j || b.binary_search(&y).is_err() {
                     continue;
                 }
-                if !subset(a, b) && !subset(b, a) {
+                if !subset(a, b) && !subset(b, a) && may(i, j) {
                     return Some((i, j, x, y));
                 }
             }
@@ -148,8 +160,11 @@ fn correlated_break(
     None
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_class(
+    p: &Program,
     v: &Views,
+    encapsulated: &[bool],
     g: &CausalGraph,
     class: u32,
     cviews: &[ClassView],
@@ -190,6 +205,43 @@ fn check_class(
             writers.entry(x).or_default().push(i);
         }
     }
+    // Views made of whole operations of the class: its synchronized methods, and regions of
+    // code outside the class's nest whose updates are all to fields that only code of the nest
+    // accesses, so the class's own methods made them (each representative and the views
+    // folded into it), and regions that update no more than one of its synchronized methods
+    // does. Two of them that update a variable in common are complete operations on one
+    // object (a synchronized stack's push, then its clear): each leaves the object in a state
+    // its own methods made consistent, so the state between them is no half-done update. Two
+    // that update different variables (setX(), then setY()) are still the halves of one update.
+    let nest = p.class(class).name.split('$').next();
+    let whole_op = |view: usize, writes: &[Var]| {
+        let rv = &g.views[view];
+        let at = v.nodes[rv.node].method.class;
+        if rv.site == METHOD_SITE && at == class {
+            return true;
+        }
+        p.class(at).name.split('$').next() != nest
+            && writes
+                .iter()
+                .all(|&x| encapsulated[causal::var_field(x) as usize])
+    };
+    // A region whose updates one synchronized method of the class also makes, all of them
+    // (a region around a call of it), does no more than that operation.
+    let ops: Vec<&[Var]> = cviews
+        .iter()
+        .filter(|cv| {
+            let rv = &g.views[cv.view];
+            rv.site == METHOD_SITE && v.nodes[rv.node].method.class == class
+        })
+        .map(|cv| &cv.writes[..])
+        .collect();
+    let complete: Vec<bool> = cviews
+        .iter()
+        .map(|cv| {
+            (whole_op(cv.view, &cv.writes) && cv.also.iter().all(|&k| whole_op(k, &cv.writes)))
+                || ops.iter().any(|op| subset(&cv.writes, op))
+        })
+        .collect();
     // The groups running each view (ascending).
     let mut groups_of: Vec<Vec<u32>> = vec![Vec::new(); cviews.len()];
     for (gj, (sig, _)) in groups.iter().enumerate() {
@@ -256,14 +308,26 @@ fn check_class(
             let views = ids.iter().map(|&i| &cviews[i]);
             if write {
                 let ov = overlaps(views, m, |cv| &cv.writes);
-                if let Some((i, j, _, _)) = correlated_break(&ov, &pairs) {
+                // Whether every view with an overlap is a complete operation.
+                let whole: Vec<bool> = ov
+                    .iter()
+                    .map(|(o, _)| {
+                        ids.iter()
+                            .filter(|&&i| intersect(&cviews[i].writes, m) == *o)
+                            .all(|&i| complete[i])
+                    })
+                    .collect();
+                let may = |i: usize, j: usize| {
+                    !(whole[i] && whole[j] && !intersect(&ov[i].0, &ov[j].0).is_empty())
+                };
+                if let Some((i, j, _, _)) = correlated_break(&ov, &pairs, &may) {
                     found.insert(gj, (ov[i].1, ov[j].1, Err(true)));
-                } else if let Some((i, j)) = chain_break(&ov) {
+                } else if let Some((i, j)) = chain_break(&ov, &may) {
                     found.insert(gj, (ov[i].1, ov[j].1, Err(false)));
                 }
             } else {
                 let ov = overlaps(views, m, |cv| &cv.reads);
-                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs) {
+                if let Some((i, j, x, y)) = correlated_break(&ov, &pairs, &|_, _| true) {
                     found.insert(gj, (ov[i].1, ov[j].1, Ok((x, y))));
                 }
             }
@@ -475,13 +539,35 @@ pub fn check(
             deps.entry(c).or_default().push((x, y));
         }
     }
+    // Fields that only code of their class's nest accesses (in the views' facts).
+    let nest_of = |c: u32| p.class(c).name.split('$').next();
+    let mut encapsulated = vec![true; v.fields.len()];
+    for (n, f) in v.facts.iter().enumerate() {
+        let at = nest_of(v.nodes[n].method.class);
+        for a in &f.accesses {
+            let e = &mut encapsulated[a.field as usize];
+            if *e && nest_of(v.fields.owner(a.field).0) != at {
+                *e = false;
+            }
+        }
+    }
     let violations: Vec<Violation> = classes
         .par_iter()
         .flat_map_iter(|&c| {
             let mut out = Vec::new();
             let pairs = corr.get(&c).map_or(&[][..], |l| &l[..]);
             let dep = deps.get(&c).map_or(&[][..], |l| &l[..]);
-            check_class(v, g, c, &by_class[&c], pairs, dep, &mut out);
+            check_class(
+                p,
+                v,
+                &encapsulated,
+                g,
+                c,
+                &by_class[&c],
+                pairs,
+                dep,
+                &mut out,
+            );
             out
         })
         .collect();
