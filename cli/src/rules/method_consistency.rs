@@ -663,8 +663,8 @@ fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize], class: u32) -> Opt
 
 /// A section the method enters and a lock view of a concurrent thread that writes a field in
 /// common with it, whose views (restricted to the method's fields) do not nest; the concurrent
-/// view must also reach another section of the method that can run in the same call (its
-/// update then falls between two looks of the method at the fields it keeps together). A
+/// view must also write a field of another section of the method that can run in the same
+/// call (its update then falls between two looks of the method at the fields it updates). A
 /// section that is the method's only look at those fields is atomic for them, however another
 /// thread's view is cut: the method reads them once.
 #[allow(clippy::too_many_arguments)]
@@ -687,16 +687,19 @@ fn foreign_break(
         if !inter.iter().any(|&(_, k)| k & WRITE != 0) {
             return None;
         }
+        // Whether section set `a` looks at a field the concurrent view writes.
+        let written = |a: &FieldSet| {
+            inter
+                .iter()
+                .any(|&(f, k)| k & WRITE != 0 && a.iter().any(|(g, _)| *g == f))
+        };
         let (own, other) = run.iter().find_map(|e| {
             let a = &slot_sets[e.slot as usize].1;
-            let written = inter
-                .iter()
-                .any(|&(f, k)| k & WRITE != 0 && a.iter().any(|(g, _)| *g == f));
-            if !written || subset(a, &inter) || subset(&inter, a) {
+            if !written(a) || subset(a, &inter) || subset(&inter, a) {
                 return None;
             }
             let other = run.iter().find(|o| {
-                o.sec != e.sec && together(e, o) && shares(&slot_sets[o.slot as usize].1, &inter)
+                o.sec != e.sec && together(e, o) && written(&slot_sets[o.slot as usize].1)
             })?;
             Some((*e, *other))
         })?;
