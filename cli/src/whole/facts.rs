@@ -3,7 +3,7 @@
 //! the method opens.
 
 use super::fields::FieldTable;
-use crate::analysis::engine::{self, Frame, Observer, Observing};
+use crate::analysis::engine::{self, Frame};
 use crate::analysis::guards::{self, GuardKey};
 use crate::analysis::locks::{Base, LockId, Sym, CALLER_SITE};
 use crate::bytecode::{InvokeKind, Op};
@@ -93,13 +93,24 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
         in_initializer,
         facts: Facts::default(),
     };
-    let mut facts = match engine::run_method(p, id, this_held, &mut Observing(&mut c)) {
+    let mut run = Collecting {
+        c: &mut c,
+        reads: MessageReads::new(p, id),
+    };
+    let result = engine::run_method(p, id, this_held, &mut run);
+    let reads = run.reads;
+    let mut facts = match result {
         Ok(()) => c.facts,
         Err(e) => Facts {
             failed: Some(e.to_string()),
             ..Facts::default()
         },
     };
+    // A field read whose value only becomes text (a log line, an exception message) decides
+    // nothing the method does: a look for a message, no part of any view.
+    facts
+        .accesses
+        .retain(|a| a.kind != READ || !reads.message_only(a.at));
     facts.regions.sort_unstable();
     facts.regions.dedup();
     facts
@@ -133,8 +144,8 @@ struct Collector<'a> {
     facts: Facts,
 }
 
-impl Observer for Collector<'_> {
-    fn observe(&mut self, at: u32, frame: &Frame<()>) {
+impl Collector<'_> {
+    fn observe<V>(&mut self, at: u32, frame: &Frame<V>) {
         let class = self.p.class(self.id.class);
         let method = self.p.method(self.id);
         let Some(code) = &method.code else { return };
@@ -241,6 +252,104 @@ impl Observer for Collector<'_> {
                 });
             }
             _ => {}
+        }
+    }
+}
+
+/// Which field reads of one method only reach messages: the provenance of every value, as the
+/// set of field reads it comes from (the first 64 of the method, one bit each), carried through
+/// computations, calls of value types and text (string building, formatting), and used by
+/// nothing a log line or a printed line does. Every other use (a store, a branch, a return,
+/// an argument, a dereference) makes the reads it comes from data: text that is returned,
+/// stored or thrown is data too.
+struct MessageReads {
+    /// Bit of each instruction that reads a field (`u8::MAX`: none, or past the first 64).
+    bit: Vec<u8>,
+    /// Reads whose value some instruction uses as data.
+    used: u64,
+}
+
+impl MessageReads {
+    fn new(p: &Program, id: MethodId) -> Self {
+        let Some(code) = &p.method(id).code else {
+            return MessageReads {
+                bit: Vec::new(),
+                used: u64::MAX,
+            };
+        };
+        let mut next = 0u8;
+        let bit = code
+            .insns
+            .iter()
+            .map(|i| match i.op {
+                Op::GetField(_) | Op::GetStatic(_) if next < 64 => {
+                    next += 1;
+                    next - 1
+                }
+                _ => u8::MAX,
+            })
+            .collect();
+        MessageReads { bit, used: 0 }
+    }
+
+    fn message_only(&self, at: u32) -> bool {
+        match self.bit.get(at as usize) {
+            Some(&b) if b != u8::MAX => self.used & (1 << b) == 0,
+            _ => false,
+        }
+    }
+}
+
+/// The facts' run of the engine: the collector sees each program point, the values are the
+/// reads they come from.
+struct Collecting<'c, 'a> {
+    c: &'c mut Collector<'a>,
+    reads: MessageReads,
+}
+
+impl engine::Analysis for Collecting<'_, '_> {
+    type V = u64;
+
+    fn join(&self, a: &u64, b: &u64, _: Option<u32>) -> u64 {
+        a | b
+    }
+
+    fn transfer(&mut self, cx: &engine::StepCx, inputs: &mut [u64]) -> u64 {
+        self.reads.transfer(cx, inputs)
+    }
+
+    fn region(&mut self, _: engine::RegionEvent, _: &mut u64) {}
+
+    fn observe(&mut self, at: u32, frame: &Frame<u64>) {
+        self.c.observe(at, frame);
+    }
+}
+
+impl MessageReads {
+    fn transfer(&mut self, cx: &engine::StepCx, inputs: &[u64]) -> u64 {
+        use crate::analysis::locks::{CallEffect, Returns};
+        use engine::StepKind;
+        let from = inputs.iter().fold(0, |a, b| a | b);
+        match cx.kind {
+            // Text (string building, formatting, logging, printing): the result carries what
+            // it is made of to wherever it is used; a log line or a printed one uses nothing.
+            StepKind::Format | StepKind::Call(CallEffect::Format) => from,
+            // Computed from the inputs (arithmetic, a value type's method, boxing): the result
+            // carries them. A constructor's arguments go into the object it makes, which no
+            // value here carries: a use.
+            StepKind::Compute
+            | StepKind::Call(CallEffect::Plain {
+                returns: Returns::Nothing,
+            }) if cx.produces || cx.kind == StepKind::Compute => from,
+            _ => {
+                if cx.record {
+                    self.used |= from;
+                }
+                match self.bit.get(cx.at as usize) {
+                    Some(&b) if b != u8::MAX => 1 << b,
+                    _ => 0,
+                }
+            }
         }
     }
 }
