@@ -173,7 +173,10 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     &owned,
                     &lv_slots,
                     &near,
-                    &|s| slot_sets[s as usize].0,
+                    &|s| {
+                        let (class, set) = &slot_sets[s as usize];
+                        (*class, set.iter().any(|&(_, k)| k & WRITE != 0))
+                    },
                     &mut have,
                 );
                 // Only classes with two sections or more are checked (the runs below): leave the
@@ -419,7 +422,7 @@ fn near_sections(
     owned: &[bool],
     lv_slots: &[Vec<u32>],
     near: &Near,
-    class_of: &impl Fn(u32) -> u32,
+    slot_of: &impl Fn(u32) -> (u32, bool),
     have: &mut [bool],
 ) -> Vec<Entered> {
     let mut out: Vec<Entered> = Vec::new();
@@ -429,11 +432,13 @@ fn near_sections(
     held_ids.insert(Vec::new(), 0);
     let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
     // Each node with the locks held around it (as it names them) and whether any lock is.
-    // Also whether the node runs on an object the method just allocated (called on it).
-    let mut level: Vec<(usize, Route, u32, bool, bool)> = vec![(n, [NONE; NEAR], 0, false, false)];
+    // Also whether the node runs on an object the method just allocated (called on it), and
+    // whether its result only becomes a message (what it only reads is a look for a message).
+    type Level = (usize, Route, u32, bool, bool, bool);
+    let mut level: Vec<Level> = vec![(n, [NONE; NEAR], 0, false, false, false)];
     for depth in 0..=NEAR {
         let mut next = Vec::new();
-        for (m, route, held_id, locked, fresh) in level {
+        for (m, route, held_id, locked, fresh, message) in level {
             if !seen.insert((m, held_id)) {
                 continue;
             }
@@ -441,9 +446,13 @@ fn near_sections(
             // same view adds no pair that does not nest. `have` marks the slots taken (a
             // scratch table, cleared below for the next node).
             let mut push = |slot: u32, sec: Section| {
+                let (class, writes) = slot_of(slot);
+                if message && !writes {
+                    return;
+                }
                 if !std::mem::replace(&mut have[slot as usize], true) {
                     out.push(Entered {
-                        class: class_of(slot),
+                        class,
                         slot,
                         sec,
                         route,
@@ -525,7 +534,14 @@ fn near_sections(
                         }
                         let mut r = route;
                         r[depth] = (call.at, w as u32);
-                        next.push((w, r, keys_id, call_locked, call.fresh_receiver));
+                        next.push((
+                            w,
+                            r,
+                            keys_id,
+                            call_locked,
+                            call.fresh_receiver,
+                            message || call.message_only,
+                        ));
                     }
                 }
             }

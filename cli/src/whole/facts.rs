@@ -43,6 +43,9 @@ pub struct CallSite {
     /// The receiver is an object this method allocated (`new`, or a factory's fresh result):
     /// no other thread sees it yet, so the callee's sections on it are not shared ones.
     pub fresh_receiver: bool,
+    /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
+    /// what the callee only reads, it reads for a message.
+    pub message_only: bool,
 }
 
 /// A lock named across methods, in the lock model's own terms ([`GuardKey`]: `this`'s
@@ -111,6 +114,9 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
     facts
         .accesses
         .retain(|a| a.kind != READ || !reads.message_only(a.at));
+    for c in &mut facts.calls {
+        c.message_only = reads.message_only(c.at);
+    }
     facts.regions.sort_unstable();
     facts.regions.dedup();
     facts
@@ -249,6 +255,7 @@ impl Collector<'_> {
                     held_keys,
                     this_held,
                     fresh_receiver,
+                    message_only: false,
                 });
             }
             _ => {}
@@ -256,8 +263,9 @@ impl Collector<'_> {
     }
 }
 
-/// Which field reads of one method only reach messages: the provenance of every value, as the
-/// set of field reads it comes from (the first 64 of the method, one bit each), carried through
+/// Which field reads and call results of one method only reach messages: the provenance of
+/// every value, as the set of field reads and calls it comes from (the first 64 of the method,
+/// one bit each), carried through
 /// computations, calls of value types and text (string building, formatting), and used by
 /// nothing a log line or a printed line does. Every other use (a store, a branch, a return,
 /// an argument, a dereference) makes the reads it comes from data: text that is returned,
@@ -267,6 +275,11 @@ struct MessageReads {
     bit: Vec<u8>,
     /// Reads whose value some instruction uses as data.
     used: u64,
+    /// Reads and calls whose result the analysis followed (a call of a value type's method or
+    /// a message API carries its inputs instead).
+    followed: u64,
+    /// Reads and calls whose result became text (a discarded result does not).
+    formatted: u64,
 }
 
 impl MessageReads {
@@ -275,8 +288,11 @@ impl MessageReads {
             return MessageReads {
                 bit: Vec::new(),
                 used: u64::MAX,
+                followed: 0,
+                formatted: 0,
             };
         };
+        let class = p.class(id.class);
         let mut next = 0u8;
         let bit = code
             .insns
@@ -286,15 +302,24 @@ impl MessageReads {
                     next += 1;
                     next - 1
                 }
+                Op::Invoke(_, r) if next < 64 && class.member(r).ret_slots > 0 => {
+                    next += 1;
+                    next - 1
+                }
                 _ => u8::MAX,
             })
             .collect();
-        MessageReads { bit, used: 0 }
+        MessageReads {
+            bit,
+            used: 0,
+            followed: 0,
+            formatted: 0,
+        }
     }
 
     fn message_only(&self, at: u32) -> bool {
         match self.bit.get(at as usize) {
-            Some(&b) if b != u8::MAX => self.used & (1 << b) == 0,
+            Some(&b) if b != u8::MAX => self.followed & self.formatted & !self.used & (1 << b) != 0,
             _ => false,
         }
     }
@@ -333,7 +358,12 @@ impl MessageReads {
         match cx.kind {
             // Text (string building, formatting, logging, printing): the result carries what
             // it is made of to wherever it is used; a log line or a printed one uses nothing.
-            StepKind::Format | StepKind::Call(CallEffect::Format) => from,
+            StepKind::Format | StepKind::Call(CallEffect::Format) => {
+                if cx.record {
+                    self.formatted |= from;
+                }
+                from
+            }
             // Computed from the inputs (arithmetic, a value type's method, boxing): the result
             // carries them. A constructor's arguments go into the object it makes, which no
             // value here carries: a use.
@@ -346,7 +376,12 @@ impl MessageReads {
                     self.used |= from;
                 }
                 match self.bit.get(cx.at as usize) {
-                    Some(&b) if b != u8::MAX => 1 << b,
+                    Some(&b) if b != u8::MAX => {
+                        if cx.record {
+                            self.followed |= 1 << b;
+                        }
+                        1 << b
+                    }
                     _ => 0,
                 }
             }
