@@ -498,12 +498,13 @@ fn near_sections(
                 let call_locked =
                     locked || !call.held.is_empty() || call.caller_held || call.fresh_receiver;
                 // What the callee sees held: the caller's locks it can name, and those held
-                // around the caller that it still names the same way (global ones).
+                // around the caller that it still names the same way (global ones, and all of
+                // them for a call on `this`: the callee's `this` is the caller's).
                 let mut keys: Vec<LockKey> = call.held_keys.clone();
                 keys.extend(
                     held_sets[held_id as usize]
                         .iter()
-                        .filter(|k| k.global)
+                        .filter(|k| k.global || call.on_this)
                         .copied(),
                 );
                 keys.sort_unstable();

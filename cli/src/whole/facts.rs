@@ -43,6 +43,8 @@ pub struct CallSite {
     /// The receiver is an object this method allocated (`new`, or a factory's fresh result):
     /// no other thread sees it yet, so the callee's sections on it are not shared ones.
     pub fresh_receiver: bool,
+    /// The call is made on `this`: the callee names the caller's locks of `this` the same way.
+    pub on_this: bool,
     /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
     /// what the callee only reads, it reads for a message.
     pub message_only: bool,
@@ -255,6 +257,7 @@ impl Collector<'_> {
                     held_keys,
                     this_held,
                     fresh_receiver,
+                    on_this: receiver == Sym::This,
                     message_only: false,
                 });
             }
