@@ -111,8 +111,8 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
             ..Facts::default()
         },
     };
-    // A field read whose value only becomes text (a log line, an exception message) decides
-    // nothing the method does: a look for a message, no part of any view.
+    // A field read whose value only becomes logged or printed text decides nothing the method
+    // does: a look for a message, no part of any view.
     facts
         .accesses
         .retain(|a| a.kind != READ || !reads.message_only(a.at));
@@ -268,13 +268,13 @@ impl Collector<'_> {
 
 /// Which field reads and call results of one method only reach messages: the provenance of
 /// every value, as the set of field reads and calls it comes from (the first 64 of the method,
-/// one bit each), carried through
-/// computations, calls of value types and text (string building, formatting), and used by
-/// nothing a log line or a printed line does. Every other use (a store, a branch, a return,
-/// an argument, a dereference) makes the reads it comes from data: text that is returned,
-/// stored or thrown is data too.
+/// one bit each), carried through computations, calls of value types and text (string
+/// building, formatting), and used by nothing a log line or a printed line does. Every other
+/// use (a store, a branch, a return, an argument, a dereference) makes the reads it comes from
+/// data: text that is returned, stored or thrown is data too.
 struct MessageReads {
-    /// Bit of each instruction that reads a field (`u8::MAX`: none, or past the first 64).
+    /// Bit of each instruction that reads a field or calls a method with a result (`u8::MAX`:
+    /// none, or past the first 64).
     bit: Vec<u8>,
     /// Reads whose value some instruction uses as data.
     used: u64,
@@ -326,34 +326,7 @@ impl MessageReads {
             _ => false,
         }
     }
-}
 
-/// The facts' run of the engine: the collector sees each program point, the values are the
-/// reads they come from.
-struct Collecting<'c, 'a> {
-    c: &'c mut Collector<'a>,
-    reads: MessageReads,
-}
-
-impl engine::Analysis for Collecting<'_, '_> {
-    type V = u64;
-
-    fn join(&self, a: &u64, b: &u64, _: Option<u32>) -> u64 {
-        a | b
-    }
-
-    fn transfer(&mut self, cx: &engine::StepCx, inputs: &mut [u64]) -> u64 {
-        self.reads.transfer(cx, inputs)
-    }
-
-    fn region(&mut self, _: engine::RegionEvent, _: &mut u64) {}
-
-    fn observe(&mut self, at: u32, frame: &Frame<u64>) {
-        self.c.observe(at, frame);
-    }
-}
-
-impl MessageReads {
     fn transfer(&mut self, cx: &engine::StepCx, inputs: &[u64]) -> u64 {
         use crate::analysis::locks::{CallEffect, Returns};
         use engine::StepKind;
@@ -389,5 +362,30 @@ impl MessageReads {
                 }
             }
         }
+    }
+}
+
+/// The facts' run of the engine: the collector sees each program point, the values are the
+/// reads they come from.
+struct Collecting<'c, 'a> {
+    c: &'c mut Collector<'a>,
+    reads: MessageReads,
+}
+
+impl engine::Analysis for Collecting<'_, '_> {
+    type V = u64;
+
+    fn join(&self, a: &u64, b: &u64, _: Option<u32>) -> u64 {
+        a | b
+    }
+
+    fn transfer(&mut self, cx: &engine::StepCx, inputs: &mut [u64]) -> u64 {
+        self.reads.transfer(cx, inputs)
+    }
+
+    fn region(&mut self, _: engine::RegionEvent, _: &mut u64) {}
+
+    fn observe(&mut self, at: u32, frame: &Frame<u64>) {
+        self.c.observe(at, frame);
     }
 }
