@@ -565,8 +565,7 @@ impl Program {
     /// Whether `a` and `b` belong to the same abstraction in the sense of Burrows and Leino:
     /// one is a superclass of the other, or they are nested in the same outer class.
     pub fn same_abstraction(&self, a: &str, b: &str) -> bool {
-        let outer = |n: &str| n.split('$').next().unwrap_or(n).to_string();
-        a == b || outer(a) == outer(b) || self.is_subclass(a, b) || self.is_subclass(b, a)
+        a == b || nest(a) == nest(b) || self.is_subclass(a, b) || self.is_subclass(b, a)
     }
 
     fn is_subclass(&self, sub: &str, sup: &str) -> bool {
@@ -589,4 +588,9 @@ impl Program {
         }
         false
     }
+}
+
+/// The outermost class of the nest a class (by internal name) belongs to: `a/B` for `a/B$C$1`.
+pub fn nest(name: &str) -> &str {
+    name.split('$').next().unwrap_or(name)
 }

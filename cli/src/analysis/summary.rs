@@ -1235,7 +1235,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
                         // Only a field of this class or of its nest can be private or final
                         // and stored here (nestmates reach each other's private fields).
                         let f = c.member(fr);
-                        if f.class.split('$').next() != c.name.split('$').next() {
+                        if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
                             continue;
                         }
                         let Some(key) = p.field_owner(&f.class, &f.name) else {

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::analysis::locks::METHOD_SITE;
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
-use crate::program::Program;
+use crate::program::{nest, Program};
 use crate::rules::RuleId;
 use crate::whole::causal::{self, short_var, CausalGraph, Combine, Var};
 use crate::whole::facts::LockKey;
@@ -213,26 +213,23 @@ fn check_class(
     // object (a synchronized stack's push, then its clear): each leaves the object in a state
     // its own methods made consistent, so the state between them is no half-done update. Two
     // that update different variables (setX(), then setY()) are still the halves of one update.
-    let nest = p.class(class).name.split('$').next();
-    let whole_op = |view: usize, writes: &[Var]| {
+    let own_nest = nest(&p.class(class).name);
+    let sync_method = |view: usize| {
         let rv = &g.views[view];
-        let at = v.nodes[rv.node].method.class;
-        if rv.site == METHOD_SITE && at == class {
-            return true;
-        }
-        p.class(at).name.split('$').next() != nest
-            && writes
-                .iter()
-                .all(|&x| encapsulated[causal::var_field(x) as usize])
+        rv.site == METHOD_SITE && v.nodes[rv.node].method.class == class
+    };
+    let whole_op = |view: usize, writes: &[Var]| {
+        sync_method(view)
+            || nest(&p.class(v.nodes[g.views[view].node].method.class).name) != own_nest
+                && writes
+                    .iter()
+                    .all(|&x| encapsulated[causal::var_field(x) as usize])
     };
     // A region whose updates one synchronized method of the class also makes, all of them
     // (a region around a call of it), does no more than that operation.
     let ops: Vec<&[Var]> = cviews
         .iter()
-        .filter(|cv| {
-            let rv = &g.views[cv.view];
-            rv.site == METHOD_SITE && v.nodes[rv.node].method.class == class
-        })
+        .filter(|cv| sync_method(cv.view))
         .map(|cv| &cv.writes[..])
         .collect();
     let complete: Vec<bool> = cviews
@@ -540,7 +537,7 @@ pub fn check(
         }
     }
     // Fields that only code of their class's nest accesses (in the views' facts).
-    let nest_of = |c: u32| p.class(c).name.split('$').next();
+    let nest_of = |c: u32| nest(&p.class(c).name);
     let mut encapsulated = vec![true; v.fields.len()];
     for (n, f) in v.facts.iter().enumerate() {
         let at = nest_of(v.nodes[n].method.class);

@@ -33,9 +33,9 @@ struct Violation {
     writer: usize,
     /// `b` is not a section of the method but a concurrent thread's lock view that does not
     /// nest with `a` (the method's own sections are split for that thread's update); then the
-    /// method's other section that can run before or after `a`, when found, and whether it
-    /// comes first in the method.
-    foreign: Option<Option<(Section, bool)>>,
+    /// method's other section that can run before or after `a`, and whether it comes first in
+    /// the method.
+    foreign: Option<(Section, bool)>,
 }
 
 /// Whether a thread of `a` and one of `b` can touch one object's fields of `class` at once.
@@ -154,7 +154,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     // Fields whose every store is an object their class allocated (`lock = new Object()`): a
     // lock on one of them belongs to its owner object.
     let owned: Vec<bool> = p.fields.owner.iter().map(|&f| p.owns_field(f)).collect();
-    type Foreign = Option<Option<(Section, bool)>>;
+    type Foreign = Option<(Section, bool)>;
     type Found = FxHashMap<u32, Vec<(usize, (Section, Section), usize, Foreign)>>;
     let by_class: Found = (0..v.nodes.len())
         .into_par_iter()
@@ -253,7 +253,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                             (pair.0.anchor(v, n), other.anchor(v, n)),
                             (Some(x), Some(y)) if y < x
                         );
-                        Some(((pair.0.sec, pair.1), writer, Some(Some((other.sec, first)))))
+                        Some(((pair.0.sec, pair.1), writer, Some((other.sec, first))))
                     });
                     if let Some((pair, writer, foreign)) = hit {
                         found
@@ -431,6 +431,13 @@ fn near_sections(
     let mut held_ids: FxHashMap<Vec<LockKey>, u32> = FxHashMap::default();
     held_ids.insert(Vec::new(), 0);
     let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
+    // On a fresh object, its own monitor and the locks it allocated itself are no other
+    // thread's yet.
+    let unshared = |k: &LockKey| match k.key {
+        GuardKey::Own => !k.global,
+        GuardKey::Field(id, _) => !k.global && owned[id as usize],
+        _ => false,
+    };
     // Each node with the locks held around it (as it names them) and whether any lock is.
     // Also whether the node runs on an object the method just allocated (called on it), and
     // whether its result only becomes a message (what it only reads is a look for a message).
@@ -463,13 +470,6 @@ fn near_sections(
             for &lv in &v.views_of[m] {
                 let site = v.lock_views[lv].site;
                 let held = &held_sets[held_id as usize];
-                // On a fresh object, its own monitor and the locks it allocated itself are
-                // no other thread's yet.
-                let unshared = |k: &LockKey| match k.key {
-                    GuardKey::Own => !k.global,
-                    GuardKey::Field(id, _) => !k.global && owned[id as usize],
-                    _ => false,
-                };
                 let reentered = f
                     .region_keys
                     .iter()
@@ -904,7 +904,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     // The method's sections, then (for a foreign break) the concurrent thread's view; the
     // steps are put in execution order below.
     let mut secs = vec![(x.a, false)];
-    if let Some(Some((other, _))) = x.foreign {
+    if let Some((other, _)) = x.foreign {
         secs.push((other, false));
     }
     secs.push((x.b, x.foreign.is_some()));
@@ -1089,7 +1089,7 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     }
     // With the method's two sections and a concurrent thread's view: the method's first section,
     // the other thread's view and its write (the interleaving), then the method's second.
-    if let (Some(Some((_, other_first))), &[sa, so, st]) = (x.foreign, &starts[..]) {
+    if let (Some((_, other_first)), &[sa, so, st]) = (x.foreign, &starts[..]) {
         // The steps are [own, other, theirs and the write]: split them and put theirs between.
         let mut own = steps.split_off(sa);
         let mut theirs = own.split_off(st - sa);

@@ -272,6 +272,7 @@ impl Collector<'_> {
 /// building, formatting), and used by nothing a log line or a printed line does. Every other
 /// use (a store, a branch, a return, an argument, a dereference) makes the reads it comes from
 /// data: text that is returned, stored or thrown is data too.
+#[derive(Default)]
 struct MessageReads {
     /// Bit of each instruction that reads a field or calls a method with a result (`u8::MAX`:
     /// none, or past the first 64).
@@ -288,12 +289,7 @@ struct MessageReads {
 impl MessageReads {
     fn new(p: &Program, id: MethodId) -> Self {
         let Some(code) = &p.method(id).code else {
-            return MessageReads {
-                bit: Vec::new(),
-                used: u64::MAX,
-                followed: 0,
-                formatted: 0,
-            };
+            return MessageReads::default();
         };
         let class = p.class(id.class);
         let mut next = 0u8;
@@ -314,9 +310,7 @@ impl MessageReads {
             .collect();
         MessageReads {
             bit,
-            used: 0,
-            followed: 0,
-            formatted: 0,
+            ..MessageReads::default()
         }
     }
 
