@@ -1,7 +1,7 @@
 //! Control-flow graph over decoded instructions: basic blocks, normal successor edges, and
 //! exception edges (every instruction inside a handler's range may jump to the handler).
 
-use super::model::{Class, Code, Op};
+use super::model::{Class, Code, Cond, Op};
 
 /// A basic block: instructions `[start, end)`.
 #[derive(Debug, Clone)]
@@ -12,6 +12,28 @@ pub struct Block {
     pub succs: Vec<u32>,
 }
 
+/// What a block does with locals, for paths whose branches agree ([`Cfg::with_local_tests`]).
+#[derive(Debug, Clone, Default)]
+pub struct BlockLocals {
+    /// The block ends in a branch on a local's value, loaded just before it.
+    pub test: Option<LocalTest>,
+    /// The locals the block stores into (`Store`, `Iinc`).
+    pub stores: Vec<u16>,
+}
+
+/// A branch on the value of a local (`iload l; ifeq`, `aload l; ifnull`): on its jump edge the
+/// local is zero (`false`, `null`) or not, and the other edge says the opposite. Until the local
+/// is stored again, a later branch on it can only go the same way.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalTest {
+    pub local: u16,
+    /// Whether the local is zero or `null` on the jump edge.
+    pub zero_at_target: bool,
+    /// The blocks of the jump edge and of the fall-through edge.
+    pub target: u32,
+    pub fall: u32,
+}
+
 #[derive(Debug)]
 pub struct Cfg {
     pub blocks: Vec<Block>,
@@ -19,6 +41,9 @@ pub struct Cfg {
     pub block_of: Vec<u32>,
     /// For each instruction, the blocks of the handlers covering it (empty for most).
     pub handlers_at: Vec<Vec<u32>>,
+    /// Per block, the tests and stores of locals, when built [`Cfg::with_local_tests`]
+    /// (empty otherwise: [`Cfg::can_follow`] then ignores what branches test).
+    pub locals: Vec<BlockLocals>,
 }
 
 impl Cfg {
@@ -111,11 +136,65 @@ impl Cfg {
             blocks,
             block_of,
             handlers_at,
+            locals: Vec::new(),
         }
     }
 
+    /// [`Cfg::build`] with the tests and stores of locals per block, so that
+    /// [`Cfg::can_follow`] only follows paths whose branches on one local agree.
+    pub fn with_local_tests(code: &Code) -> Cfg {
+        let mut cfg = Cfg::build(code);
+        let n = code.insns.len();
+        let block_of = &cfg.block_of;
+        cfg.locals = cfg
+            .blocks
+            .iter()
+            .map(|&Block { start, end, .. }| {
+                let last = &code.insns[(end - 1) as usize].op;
+                let test = match (last, end - start >= 2) {
+                    (
+                        Op::If {
+                            pop: 1,
+                            target,
+                            cond,
+                        },
+                        true,
+                    ) if (end as usize) < n => {
+                        let zero_at_target = match cond {
+                            Cond::Zero | Cond::Null => Some(true),
+                            Cond::NonZero | Cond::NonNull => Some(false),
+                            Cond::Other => None,
+                        };
+                        match (&code.insns[(end - 2) as usize].op, zero_at_target) {
+                            (Op::Load(local, 1), Some(zero_at_target)) => Some(LocalTest {
+                                local: *local,
+                                zero_at_target,
+                                target: block_of[*target as usize],
+                                fall: block_of[end as usize],
+                            }),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let mut stores = Vec::new();
+                for i in &code.insns[start as usize..end as usize] {
+                    match i.op {
+                        Op::Store(local, slots) => stores.extend(local..local + u16::from(slots)),
+                        Op::Iinc(local) => stores.push(local),
+                        _ => {}
+                    }
+                }
+                BlockLocals { test, stores }
+            })
+            .collect();
+        cfg
+    }
+
     /// Whether instruction `b` can run after instruction `a` in one run of the method (normal and
-    /// exception edges).
+    /// exception edges), on a path whose branches on one local agree: after `if (flag) { A }`,
+    /// a later `if (!flag) { B }` with no store to `flag` between cannot run `B` in the run that
+    /// ran `A` (the two are exclusive like the arms of one `if`).
     pub fn can_follow(&self, a: u32, b: u32) -> bool {
         let (Some(&ba), Some(&bb)) = (self.block_of.get(a as usize), self.block_of.get(b as usize))
         else {
@@ -124,27 +203,117 @@ impl Cfg {
         if ba == bb && a <= b {
             return true;
         }
+        self.reaches(ba, bb) && self.reaches_agreeing(ba, bb)
+    }
+
+    /// Whether instruction `a` can run again after itself in one run of the method (it is in a
+    /// loop).
+    pub fn can_repeat(&self, a: u32) -> bool {
+        self.block_of
+            .get(a as usize)
+            .is_none_or(|&b| self.reaches(b, b))
+    }
+
+    /// The blocks a block can go to next: normal and exception edges.
+    fn next_blocks(&self, blk: u32) -> impl Iterator<Item = u32> + '_ {
+        let block = &self.blocks[blk as usize];
+        block.succs.iter().copied().chain(
+            (block.start..block.end)
+                .filter_map(|i| self.handlers_at.get(i as usize))
+                .flatten()
+                .copied(),
+        )
+    }
+
+    /// Whether block `bb` can be entered after block `ba` (a path of at least one edge).
+    fn reaches(&self, ba: u32, bb: u32) -> bool {
         let mut seen = vec![false; self.blocks.len()];
-        let mut stack: Vec<u32> = Vec::new();
-        let push_from = |blk: u32, stack: &mut Vec<u32>| {
-            let block = &self.blocks[blk as usize];
-            stack.extend(block.succs.iter().copied());
-            for i in block.start..block.end {
-                if let Some(h) = self.handlers_at.get(i as usize) {
-                    stack.extend(h.iter().copied());
-                }
-            }
-        };
-        push_from(ba, &mut stack);
+        let mut stack: Vec<u32> = self.next_blocks(ba).collect();
         while let Some(x) = stack.pop() {
             if x == bb {
                 return true;
             }
             if !std::mem::replace(&mut seen[x as usize], true) {
-                push_from(x, &mut stack);
+                stack.extend(self.next_blocks(x));
             }
         }
         false
+    }
+
+    /// [`Self::reaches`] on paths from the method's entry through `ba` to `bb` whose branches
+    /// on a local agree with each other (what one branch learnt of the local holds until the
+    /// local is stored). Without such branches, or past a bound on the states explored, it is
+    /// the plain answer (`true`, called after [`Self::reaches`]).
+    fn reaches_agreeing(&self, ba: u32, bb: u32) -> bool {
+        /// What is known of the locals tested: `(local, zero)`, sorted.
+        type Known = Vec<(u16, bool)>;
+        const MAX_STATES: usize = 4096;
+        // Only a local tested in two places can make one test decide another.
+        let mut tested: Vec<u16> = self
+            .locals
+            .iter()
+            .filter_map(|b| b.test.map(|t| t.local))
+            .collect();
+        tested.sort_unstable();
+        let twice: Vec<u16> = tested
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        if twice.is_empty() || self.blocks.is_empty() {
+            return true;
+        }
+        let learn = |known: &Known, local: u16, zero: bool| -> Known {
+            let mut k = known.clone();
+            match k.binary_search_by_key(&local, |&(l, _)| l) {
+                Ok(i) => k[i].1 = zero,
+                Err(i) => k.insert(i, (local, zero)),
+            }
+            k
+        };
+        let mut seen: crate::fxhash::FxHashSet<(u32, bool, Known)> = Default::default();
+        let mut stack: Vec<(u32, bool, Known)> = vec![(0, false, Vec::new())];
+        let mut passed_a = false;
+        while let Some((x, passed, known)) = stack.pop() {
+            if passed && x == bb {
+                return true;
+            }
+            if !seen.insert((x, passed, known.clone())) {
+                continue;
+            }
+            if seen.len() > MAX_STATES {
+                return true;
+            }
+            let passed = passed || x == ba;
+            passed_a |= passed;
+            let block = &self.blocks[x as usize];
+            let locals = &self.locals[x as usize];
+            let mut out = known;
+            out.retain(|(l, _)| !locals.stores.contains(l));
+            for i in block.start..block.end {
+                for &h in self.handlers_at.get(i as usize).into_iter().flatten() {
+                    stack.push((h, passed, out.clone()));
+                }
+            }
+            match locals.test {
+                Some(t) if t.target != t.fall && twice.binary_search(&t.local).is_ok() => {
+                    let had = out.iter().find(|(l, _)| *l == t.local).map(|&(_, z)| z);
+                    for (to, zero) in [(t.target, t.zero_at_target), (t.fall, !t.zero_at_target)] {
+                        if had.is_none_or(|z| z == zero) {
+                            stack.push((to, passed, learn(&out, t.local, zero)));
+                        }
+                    }
+                }
+                _ => {
+                    for &s in &block.succs {
+                        stack.push((s, passed, out.clone()));
+                    }
+                }
+            }
+        }
+        // `a` is not reached from the entry on any agreeing path (dead code, or a bound of the
+        // decoder): keep the plain answer.
+        !passed_a
     }
 
     /// Blocks in reverse post-order from the entry (unreachable blocks last), a good worklist

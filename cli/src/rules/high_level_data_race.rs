@@ -686,7 +686,7 @@ fn locate(
                         p.method(v.nodes[n].method)
                             .code
                             .as_ref()
-                            .map(crate::bytecode::cfg::Cfg::build)
+                            .map(crate::bytecode::cfg::Cfg::with_local_tests)
                     });
                     if let Some(cfg) = cfg {
                         if ea != eb && !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {

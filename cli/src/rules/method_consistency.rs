@@ -9,6 +9,7 @@
 //! hierarchy.
 
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 use crate::analysis::guards::GuardKey;
 use crate::analysis::locks::METHOD_SITE;
@@ -196,8 +197,10 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 mine.sort_unstable();
                 let threads = &v.reached_by[n];
                 let scope = v.scope(n);
-                // The method's control flow, built when a class has two sections.
-                let mut cfg: Option<Option<Cfg>> = None;
+                // Control flow graphs, built when a class has two sections: the method's own,
+                // and a callee's when two sections come through one call to it.
+                let cfgs = RefCell::new(Flows::default());
+                let together = |x: &Entered, y: &Entered| together(p, v, n, x, y, &cfgs);
                 let mut start = 0;
                 while start < mine.len() {
                     let class = mine[start].class;
@@ -212,18 +215,6 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     }
                     // At least two sections that can both run in one call of the method: not two
                     // implementations of one call, nor sections in exclusive branches.
-                    let cfg = cfg.get_or_insert_with(|| {
-                        p.method(v.nodes[n].method).code.as_ref().map(Cfg::build)
-                    });
-                    let together = |x: &Entered, y: &Entered| {
-                        !x.exclusive(y)
-                            && match (cfg.as_ref(), x.anchor(v, n), y.anchor(v, n)) {
-                                (Some(cfg), Some(a), Some(b)) => {
-                                    cfg.can_follow(a, b) || cfg.can_follow(b, a)
-                                }
-                                _ => true,
-                            }
-                    };
                     let sequential = run
                         .iter()
                         .enumerate()
@@ -391,8 +382,13 @@ impl Entered {
     /// The instruction of method `n` where the section starts: its own acquisition or access,
     /// or the call leading to it (`None` for a `synchronized` method's whole body).
     fn anchor(&self, v: &Views, n: usize) -> Option<u32> {
-        if self.route[0] != NONE {
-            return Some(self.route[0].0);
+        self.anchor_at(v, n, 0)
+    }
+
+    /// [`Self::anchor`] in node `n`, reached `level` calls down the section's route.
+    fn anchor_at(&self, v: &Views, n: usize, level: usize) -> Option<u32> {
+        if let Some(&(site, _)) = self.route.get(level).filter(|&&r| r != NONE) {
+            return Some(site);
         }
         match self.sec {
             Section::View(lv) => {
@@ -402,6 +398,64 @@ impl Entered {
             Section::Free(m, at) => (m as usize == n).then_some(at),
         }
     }
+}
+
+/// The control flow graphs [`together`] looked at (the method's, and callees' that two sections
+/// are reached through), and its answers: whether one of two instructions of a node can follow
+/// the other.
+#[derive(Default)]
+struct Flows {
+    cfgs: FxHashMap<usize, Option<Cfg>>,
+    follows: FxHashMap<(usize, u32, u32), bool>,
+}
+
+/// Whether two sections node `n` enters can both run in one call of it: they are not two
+/// implementations of one call, and where their routes part (in `n`, or in a callee both reach
+/// through the same call) one can follow the other ([`Cfg::can_follow`]: exclusive branches,
+/// tests of one flag, are not). A shared call that can run again (in a loop) runs both.
+fn together(
+    p: &Program,
+    v: &Views,
+    n: usize,
+    x: &Entered,
+    y: &Entered,
+    flows: &RefCell<Flows>,
+) -> bool {
+    if x.exclusive(y) {
+        return false;
+    }
+    let mut flows = flows.borrow_mut();
+    let Flows { cfgs, follows } = &mut *flows;
+    let mut node = n;
+    for level in 0..=NEAR {
+        let cfg = cfgs.entry(node).or_insert_with(|| {
+            p.method(v.nodes[node].method)
+                .code
+                .as_ref()
+                .map(Cfg::with_local_tests)
+        });
+        let Some(cfg) = cfg.as_ref() else {
+            return true;
+        };
+        let (rx, ry) = match level {
+            NEAR => (NONE, NONE),
+            _ => (x.route[level], y.route[level]),
+        };
+        if rx != NONE && rx == ry {
+            if cfg.can_repeat(rx.0) {
+                return true;
+            }
+            node = rx.1 as usize;
+            continue;
+        }
+        return match (x.anchor_at(v, node, level), y.anchor_at(v, node, level)) {
+            (Some(a), Some(b)) => *follows
+                .entry((node, a.min(b), a.max(b)))
+                .or_insert_with(|| cfg.can_follow(a, b) || cfg.can_follow(b, a)),
+            _ => true,
+        };
+    }
+    true
 }
 
 /// How deep in the call tree below a method a critical section still counts as one the method
