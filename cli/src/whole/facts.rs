@@ -43,6 +43,10 @@ pub struct CallSite {
     /// The receiver is an object this method allocated (`new`, or a factory's fresh result):
     /// no other thread sees it yet, so the callee's sections on it are not shared ones.
     pub fresh_receiver: bool,
+    /// For a fresh receiver: the classes whose fields are the object's own (its static class,
+    /// the callees' classes and their superclasses). What the callee and its callees access of
+    /// them is the unpublished object's state, not shared state.
+    pub fresh_classes: Box<[u32]>,
     /// The call is made on `this`: the callee names the caller's locks of `this` the same way.
     pub on_this: bool,
     /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
@@ -242,6 +246,11 @@ impl Collector<'_> {
                     },
                     receiver,
                 );
+                let fresh_classes = if fresh_receiver {
+                    own_classes(self.p, &m.class, &targets)
+                } else {
+                    Box::default()
+                };
                 let held_keys = frame
                     .locks
                     .held
@@ -257,6 +266,7 @@ impl Collector<'_> {
                     held_keys,
                     this_held,
                     fresh_receiver,
+                    fresh_classes,
                     on_this: receiver == Sym::This,
                     message_only: false,
                 });
@@ -264,6 +274,30 @@ impl Collector<'_> {
             _ => {}
         }
     }
+}
+
+/// The classes whose fields an object of static class `class` holds, as far as the program
+/// knows: that class, the classes of the methods `targets` called on it, and their
+/// superclasses.
+fn own_classes(p: &Program, class: &str, targets: &[MethodId]) -> Box<[u32]> {
+    let mut out: Vec<u32> = Vec::new();
+    let starts = p
+        .class_index(class)
+        .into_iter()
+        .chain(targets.iter().map(|t| t.class));
+    for start in starts {
+        let mut at = Some(start);
+        while let Some(ci) = at.filter(|ci| !out.contains(ci) && out.len() < 64) {
+            out.push(ci);
+            at = p
+                .class(ci)
+                .super_name
+                .as_deref()
+                .and_then(|s| p.class_index(s));
+        }
+    }
+    out.sort_unstable();
+    out.into()
 }
 
 /// Which field reads and call results of one method only reach messages: the provenance of

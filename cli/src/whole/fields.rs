@@ -63,6 +63,18 @@ impl FieldTable {
         }
     }
 
+    /// The field ids a class declares: `[start, end)`.
+    pub fn class_fields(&self, class: u32) -> (FieldId, FieldId) {
+        let c = class as usize;
+        let start = self.base.get(c).copied().unwrap_or(0);
+        let end = self
+            .base
+            .get(c + 1)
+            .copied()
+            .unwrap_or(self.owner.len() as u32);
+        (start, end)
+    }
+
     /// Whether a field holds a legacy synchronized collection (`Vector`, `Hashtable`).
     pub fn is_legacy(&self, id: FieldId) -> bool {
         self.legacy.get(id as usize).copied().unwrap_or(false)

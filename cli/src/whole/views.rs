@@ -39,6 +39,26 @@ pub type FieldSet = Vec<(FieldId, u8)>;
 /// entries (half the memory of a `(FieldId, u8)` pair).
 pub type Scope = std::sync::Arc<[u32]>;
 
+/// Field id ranges `[start, end)` left out of a callee's scope: the fields of a fresh
+/// receiver's classes ([`facts::CallSite::fresh_classes`]), empty for none.
+pub type Excluded = Box<[(FieldId, FieldId)]>;
+
+/// [`Excluded`] borrowed.
+type Ranges<'a> = &'a [(FieldId, FieldId)];
+
+/// The fields of the classes of a call's fresh receiver, as ranges ([`Excluded`]).
+fn excluded(c: &facts::CallSite, fields: &FieldTable) -> Excluded {
+    c.fresh_classes
+        .iter()
+        .map(|&ci| fields.class_fields(ci))
+        .filter(|(a, b)| a < b)
+        .collect()
+}
+
+fn is_excluded(ranges: &[(FieldId, FieldId)], f: FieldId) -> bool {
+    ranges.iter().any(|&(a, b)| a <= f && f < b)
+}
+
 /// More field ids than a scope entry can name ([`entry`]); the pipeline checks it before the
 /// views are built.
 pub const MAX_FIELDS: usize = 1 << 30;
@@ -245,6 +265,52 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             e
         })
         .collect();
+    // Calls on a fresh receiver: the callee's scope without the object's own fields (an edge
+    // that is also a plain call keeps them all).
+    let fresh: Vec<Vec<(usize, Excluded)>> = facts
+        .iter()
+        .zip(&edges)
+        .map(|(f, all_edges)| {
+            let plain: FxHashSet<usize> = f
+                .calls
+                .iter()
+                .filter(|c| !c.fresh_receiver)
+                .flat_map(|c| {
+                    c.targets.iter().map(move |&t| Node {
+                        method: t,
+                        this_held: c.this_held,
+                    })
+                })
+                .filter_map(|n| index.get(&n).copied())
+                .collect();
+            let mut out: Vec<(usize, Excluded)> = Vec::new();
+            if plain.len() == all_edges.len() {
+                return out;
+            }
+            for c in f.calls.iter().filter(|c| c.fresh_receiver) {
+                let ex = excluded(c, &fields);
+                for &t in &c.targets {
+                    let node = Node {
+                        method: t,
+                        this_held: c.this_held,
+                    };
+                    let Some(w) = index.get(&node).copied().filter(|w| !plain.contains(w)) else {
+                        continue;
+                    };
+                    match out.iter_mut().find(|(x, _)| *x == w) {
+                        // Two fresh calls to one callee: what both leave out.
+                        Some((_, prev)) => {
+                            let both: Excluded =
+                                prev.iter().filter(|r| ex.contains(r)).copied().collect();
+                            *prev = both;
+                        }
+                        None => out.push((w, ex.clone())),
+                    }
+                }
+            }
+            out
+        })
+        .collect();
     profile.push(format!(
         "views: {} nodes explored in {:?}",
         nodes.len(),
@@ -272,7 +338,15 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             stack.extend(edges[v].iter().copied());
         }
     }
-    let full = scopes(&facts, &edges, &comp, &under_lock, None, fields.len());
+    let full = scopes(
+        &facts,
+        &edges,
+        &fresh,
+        &comp,
+        &under_lock,
+        None,
+        fields.len(),
+    );
     let total: usize = full.iter().map(|s| s.len()).sum();
     profile.push(format!(
         "views: scopes under locks ({total} entries, {} stored) at {:?}",
@@ -285,6 +359,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let full_ref = &full;
     let comp_ref = &comp;
     let nfields = fields.len();
+    let fields_ref = &fields;
     // Lock views in chunks of nodes (computed in parallel, then split into their restrictions
     // to one class in order): only one chunk's full field sets are held at a time.
     let with_regions: Vec<usize> = (0..facts.len())
@@ -304,7 +379,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                     f.regions
                         .iter()
                         .map(|&site| {
-                            let (site, set) = lock_view(acc, f, site, &node_of, full_ref, comp_ref);
+                            let (site, set) =
+                                lock_view(acc, f, site, &node_of, full_ref, comp_ref, fields_ref);
                             let runs = runs(&set, &fields);
                             (site, set, runs)
                         })
@@ -335,7 +411,15 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let relevant = contested_fields(&parts, &fields);
     profile.push(format!("views: contested fields at {:?}", t0.elapsed()));
     let all = vec![true; nodes.len()];
-    let comp_scope = scopes(&facts, &edges, &comp, &all, Some(&relevant), fields.len());
+    let comp_scope = scopes(
+        &facts,
+        &edges,
+        &fresh,
+        &comp,
+        &all,
+        Some(&relevant),
+        fields.len(),
+    );
     let mut views_of = vec![Vec::new(); nodes.len()];
     for (i, lv) in lock_views.iter().enumerate() {
         views_of[lv.node].push(i);
@@ -390,26 +474,32 @@ fn lock_view(
     node_of: &impl Fn(Node) -> Option<usize>,
     full: &[Scope],
     comp: &[usize],
+    fields: &FieldTable,
 ) -> (u32, FieldSet) {
     let own = f
         .accesses
         .iter()
         .filter(|a| a.held.contains(&site))
         .map(|a| (a.field, a.kind));
-    let below = f
+    // A call on a fresh receiver brings the callee's scope without the object's own fields.
+    let below: Vec<(&Scope, Excluded)> = f
         .calls
         .iter()
         .filter(|c| c.held.contains(&site))
         .flat_map(|c| {
-            c.targets.iter().filter_map(move |&t| {
-                node_of(Node {
-                    method: t,
-                    this_held: c.this_held,
+            let ex: Excluded = excluded(c, fields);
+            c.targets
+                .iter()
+                .filter_map(move |&t| {
+                    node_of(Node {
+                        method: t,
+                        this_held: c.this_held,
+                    })
                 })
-            })
+                .map(move |cn| (&full[comp[cn]], ex.clone()))
         })
-        .map(|cn| &full[comp[cn]]);
-    let mut set = acc.union_set(own, below);
+        .collect();
+    let mut set = acc.union_set(own, below.iter().map(|(s, ex)| (*s, &ex[..])));
     // One entry per field: r when only read, u when written.
     for e in set.iter_mut() {
         e.1 = if e.1 & WRITE != 0 { WRITE } else { READ };
@@ -517,6 +607,7 @@ fn contested_fields(parts: &[(u32, FieldSet)], fields: &FieldTable) -> Vec<bool>
 fn scopes(
     facts: &[Facts],
     edges: &[Vec<usize>],
+    fresh: &[Vec<(usize, Excluded)>],
     comp: &[usize],
     wanted: &[bool],
     keep: Option<&[bool]>,
@@ -535,16 +626,32 @@ fn scopes(
     // in parallel, merging every callee component once.
     let mut level = vec![0u32; ncomp];
     let mut callees: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    // Callees called only on fresh receivers: merged without the receivers' own fields.
+    let mut fresh_callees: Vec<Vec<(usize, Ranges)>> = vec![Vec::new(); ncomp];
     for c in 0..ncomp {
+        let is_fresh = |v: usize, w: usize| fresh[v].iter().any(|(x, _)| *x == w);
         let mut cs: Vec<usize> = members[c]
             .iter()
-            .flat_map(|&v| edges[v].iter().map(|&w| comp[w]))
-            .filter(|&w| w != c)
+            .flat_map(|&v| edges[v].iter().map(move |&w| (v, w)))
+            .filter(|&(v, w)| comp[w] != c && !is_fresh(v, w))
+            .map(|(_, w)| comp[w])
             .collect();
         cs.sort_unstable();
         cs.dedup();
-        level[c] = cs.iter().map(|&w| level[w] + 1).max().unwrap_or(0);
+        let fc: Vec<(usize, Ranges)> = members[c]
+            .iter()
+            .flat_map(|&v| fresh[v].iter())
+            .map(|(w, ex)| (comp[*w], &ex[..]))
+            .filter(|(w, _)| *w != c && cs.binary_search(w).is_err())
+            .collect();
+        level[c] = cs
+            .iter()
+            .chain(fc.iter().map(|(w, _)| w))
+            .map(|&w| level[w] + 1)
+            .max()
+            .unwrap_or(0);
         callees[c] = cs;
+        fresh_callees[c] = fc;
     }
     let depth = level.iter().copied().max().map_or(0, |m| m as usize + 1);
     let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); depth];
@@ -570,7 +677,8 @@ fn scopes(
                         .flat_map(|&v| facts[v].accesses.iter())
                         .filter(|a| kept(a.field))
                         .map(|a| (a.field, a.kind));
-                    let below = callees[c].iter().map(|&w| &done[w]);
+                    let below = (callees[c].iter().map(|&w| (&done[w], &[][..])))
+                        .chain(fresh_callees[c].iter().map(|&(w, ex)| (&done[w], ex)));
                     let set = acc.union(own, below);
                     let mut h = crate::fxhash::FxHasher::default();
                     set.hash(&mut h);
@@ -626,19 +734,28 @@ impl Accumulator {
         *slot |= k;
     }
 
-    /// The union of `own` and the `below` scopes; one of the `below` scopes itself (shared)
-    /// when the union equals it.
-    fn union<'s>(
+    /// The union of `own` and the `below` scopes, each less the fields of its excluded ranges
+    /// ([`Excluded`]: a fresh receiver's own); one of the `below` scopes itself (shared) when
+    /// the union equals it.
+    fn union<'s, 'e>(
         &mut self,
         own: impl Iterator<Item = (FieldId, u8)>,
-        below: impl Iterator<Item = &'s Scope>,
+        below: impl Iterator<Item = (&'s Scope, &'e [(FieldId, FieldId)])>,
     ) -> Scope {
         let mut largest: Option<&Scope> = None;
         for (f, k) in own {
             self.add(f, k);
         }
-        for set in below {
-            if set.is_empty() || !self.merged.insert(set.as_ptr() as usize) {
+        let mut filtered: Vec<(&Scope, &[(FieldId, FieldId)])> = Vec::new();
+        for (set, ex) in below {
+            if set.is_empty() {
+                continue;
+            }
+            if !ex.is_empty() {
+                filtered.push((set, ex));
+                continue;
+            }
+            if !self.merged.insert(set.as_ptr() as usize) {
                 continue;
             }
             if largest.is_none_or(|l| l.len() < set.len()) {
@@ -646,6 +763,18 @@ impl Accumulator {
             }
             for &e in set.iter() {
                 self.add(entry_field(e), entry_kind(e));
+            }
+        }
+        // A scope merged whole already holds all a filtered merge of it would add.
+        for (set, ex) in filtered {
+            if self.merged.contains(&(set.as_ptr() as usize)) {
+                continue;
+            }
+            for &e in set.iter() {
+                let f = entry_field(e);
+                if !is_excluded(ex, f) {
+                    self.add(f, entry_kind(e));
+                }
             }
         }
         let shared = largest.filter(|l| {
@@ -672,10 +801,10 @@ impl Accumulator {
     }
 
     /// [`Accumulator::union`] as an owned set.
-    pub(crate) fn union_set<'s>(
+    pub(crate) fn union_set<'s, 'e>(
         &mut self,
         own: impl Iterator<Item = (FieldId, u8)>,
-        below: impl Iterator<Item = &'s Scope>,
+        below: impl Iterator<Item = (&'s Scope, &'e [(FieldId, FieldId)])>,
     ) -> FieldSet {
         self.union(own, below)
             .iter()
@@ -908,22 +1037,38 @@ mod tests {
             |s: &[(FieldId, u8)]| -> Scope { s.iter().map(|&(f, k)| entry(f, k)).collect() };
         let a: Scope = scope(&[(1, READ), (4, WRITE)]);
         let b: Scope = scope(&[(1, WRITE), (2, READ), (9, READ)]);
-        let u = acc.union([(4, READ)].into_iter(), [&a, &b].into_iter());
+        let u = acc.union(
+            [(4, READ)].into_iter(),
+            [(&a, &[][..]), (&b, &[][..])].into_iter(),
+        );
         assert_eq!(
             &u[..],
             &scope(&[(1, READ | WRITE), (2, READ), (4, READ | WRITE), (9, READ)])[..]
         );
         assert!(scope_has(&u, 4) && !scope_has(&u, 3));
         // Adding nothing new to the largest callee's scope shares it.
-        let same = acc.union([(2, READ)].into_iter(), [&a, &b].into_iter().skip(1));
+        let same = acc.union(
+            [(2, READ)].into_iter(),
+            [(&a, &[][..]), (&b, &[][..])].into_iter().skip(1),
+        );
         assert!(std::sync::Arc::ptr_eq(&same, &b));
         // A stronger flag is something new.
-        let stronger = acc.union([(2, WRITE)].into_iter(), std::iter::once(&b));
+        let stronger = acc.union([(2, WRITE)].into_iter(), std::iter::once((&b, &[][..])));
         assert!(!std::sync::Arc::ptr_eq(&stronger, &b));
         assert_eq!(
             &stronger[..],
             &scope(&[(1, WRITE), (2, READ | WRITE), (9, READ)])[..]
         );
+        // A fresh receiver's own fields are left out of its callee's scope, unless the same
+        // scope is also merged whole.
+        let fresh = [(0, 2)];
+        let without = acc.union(std::iter::empty(), std::iter::once((&b, &fresh[..])));
+        assert_eq!(&without[..], &scope(&[(2, READ), (9, READ)])[..]);
+        let both = acc.union(
+            std::iter::empty(),
+            [(&b, &fresh[..]), (&b, &[][..])].into_iter(),
+        );
+        assert!(std::sync::Arc::ptr_eq(&both, &b));
         // The accumulator is clean after each use.
         let empty = acc.union(std::iter::empty(), std::iter::empty());
         assert!(empty.is_empty());
