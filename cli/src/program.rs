@@ -53,6 +53,9 @@ pub struct Program {
     /// Locks every caller of a method holds when calling it (see
     /// [`summary::compute_entry_locks`]).
     entry_locks: crate::fxhash::FxHashMap<MethodId, Vec<crate::analysis::locks::LockId>>,
+    /// Locks every caller of a method holds that the method cannot name, with the callers'
+    /// class (see [`summary::EntryLocks::foreign`]).
+    callers_locks: crate::fxhash::FxHashMap<MethodId, Vec<(u32, crate::analysis::locks::LockId)>>,
     /// The classes of the new objects each private or final field holds (see
     /// [`summary::allocated_types`]).
     field_classes: FxHashMap<(u32, u32), summary::Allocated>,
@@ -112,6 +115,7 @@ impl Program {
             live: Vec::new(),
             profile: Vec::new(),
             entry_locks: Default::default(),
+            callers_locks: Default::default(),
             field_classes: Default::default(),
         };
         let t0 = std::time::Instant::now();
@@ -195,7 +199,9 @@ impl Program {
         p.field_classes = summary::allocated_types(&p);
         let helpers = summary::compute_lock_helpers(&mut p);
         let t_helpers = t_entry.elapsed();
-        p.entry_locks = summary::compute_entry_locks(&p);
+        let locks = summary::compute_entry_locks(&p);
+        p.entry_locks = locks.entry;
+        p.callers_locks = locks.foreign;
         p.profile.push(format!(
             "summaries: field classes and lock helpers ({helpers}) {t_helpers:?}, entry locks of {} methods {:?}",
             p.entry_locks.len(),
@@ -255,6 +261,12 @@ impl Program {
     /// Locks every caller holds when it calls method `id` (empty for most methods).
     pub fn entry_locks(&self, id: MethodId) -> &[crate::analysis::locks::LockId] {
         self.entry_locks.get(&id).map_or(&[], |v| &v[..])
+    }
+
+    /// Locks every caller of `id` holds that `id` cannot name, each with the class of the
+    /// callers naming it.
+    pub fn callers_locks(&self, id: MethodId) -> &[(u32, crate::analysis::locks::LockId)] {
+        self.callers_locks.get(&id).map_or(&[], |v| &v[..])
     }
 
     /// The method a reference of class `class` resolves to (computed once per reference).

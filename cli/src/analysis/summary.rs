@@ -792,7 +792,7 @@ fn receiver_sym(
 /// of their own; a caller's own entry locks count at its call sites too (a fixpoint over the
 /// helpers, growing from none). A call made holding nothing (its caller takes no lock and has no
 /// callers' lock) rules its callee out before any engine pass.
-pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Vec<locks::LockId>> {
+pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     use crate::bytecode::InvokeKind;
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
@@ -1048,9 +1048,11 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         out
     };
     let mut entry: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
+    let mut foreign: FxHashMap<MethodId, Vec<(u32, LockId)>> = FxHashMap::default();
     let mut synchronizing: FxHashMap<u32, bool> = FxHashMap::default();
     for _ in 0..4 {
         let mut next: FxHashMap<MethodId, Vec<LockId>> = FxHashMap::default();
+        foreign.clear();
         for (&callee, ss) in &by_callee {
             let mut common: Option<Vec<Named>> = None;
             for &(caller, at) in ss {
@@ -1081,6 +1083,14 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
             // owner's lock, invalidated under the class's own), so the anonymous lock counts
             // only for a class that never synchronizes and leaves all of it to its callers.
             if let Some(c) = common.filter(|c| !c.is_empty()) {
+                let named: Vec<(u32, LockId)> = c
+                    .iter()
+                    .filter_map(|&(class, l)| Some((class?, l)))
+                    .filter(|(_, l)| !matches!(l, LockId::Site(_)))
+                    .collect();
+                if !named.is_empty() {
+                    foreign.insert(callee, named);
+                }
                 let anonymous = c.iter().any(|(class, _)| class.is_some())
                     && !*synchronizing
                         .entry(callee.class)
@@ -1105,7 +1115,18 @@ pub fn compute_entry_locks(p: &Program) -> crate::fxhash::FxHashMap<MethodId, Ve
         }
         entry = next;
     }
-    entry
+    EntryLocks { entry, foreign }
+}
+
+/// The locks every caller of a method holds when calling it ([`compute_entry_locks`]).
+#[derive(Default)]
+pub struct EntryLocks {
+    /// Named as the method names them (or the one anonymous lock of its callers).
+    pub entry: crate::fxhash::FxHashMap<MethodId, Vec<locks::LockId>>,
+    /// Those the method cannot name, each named in the class of the callers that hold it (the
+    /// caller's own monitor around a call on another object, a field lock of the caller's
+    /// class): who else holds the same lock is known by that name.
+    pub foreign: crate::fxhash::FxHashMap<MethodId, Vec<(u32, locks::LockId)>>,
 }
 
 /// Most overriders listed for a method called by dispatch (see `compute_entry_locks`).

@@ -771,17 +771,9 @@ const OWN: LockKey = LockKey {
 };
 
 /// Whether two locks named across methods (each with the class of the method naming it) are
-/// the same: a global lock by its key; a lock relative to `this` by its key, when one class
-/// extends the other (the same object, as the lock model assumes for one field's lock).
+/// the same ([`LockKey::same`]).
 fn same_lock(p: &Program, (c1, k1): (u32, LockKey), (c2, k2): (u32, LockKey)) -> bool {
-    if k1 != k2 {
-        return false;
-    }
-    if k1.global || c1 == c2 {
-        return true;
-    }
-    let (n1, n2) = (&p.class(c1).name, &p.class(c2).name);
-    p.is_subclass_of(n1, n2) || p.is_subclass_of(n2, n1)
+    k1.same(p, c1, k2, c2)
 }
 
 /// The regions of node `n` held where it enters region view `view` (at `at`, an access or a

@@ -128,7 +128,10 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     }
     // Writers under a lock come first: the one the explanation names is then one that writes
     // inside a critical section, as the breaking view does.
-    let mut writers: FxHashMap<FieldId, Vec<(u32, usize)>> = FxHashMap::default();
+    // Each writer also with the locks it holds at the write: one that holds a lock the method
+    // holds across both its sections cannot run between them.
+    type Writer = (u32, usize, Vec<NamedLock>);
+    let mut writers: FxHashMap<FieldId, Vec<Writer>> = FxHashMap::default();
     for locked in [true, false] {
         for (n, f) in v.facts.iter().enumerate() {
             if v.reached_by[n].is_empty() {
@@ -139,16 +142,22 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 if is_locked != locked {
                     continue;
                 }
+                let keys = named_held(v, n, &a.held, a.caller_held);
                 let list = writers.entry(a.field).or_default();
-                if !list.iter().any(|&(s, _)| s == thread_set[n]) {
-                    list.push((thread_set[n], n));
+                if !list
+                    .iter()
+                    .any(|(s, _, k)| *s == thread_set[n] && *k == keys)
+                {
+                    list.push((thread_set[n], n, keys));
                 }
             }
         }
     }
-    let concurrent_writer = |threads: &[u32], f: FieldId| {
-        writers.get(&f)?.iter().find_map(|&(s, w)| {
-            concurrent(v, threads, sets[s as usize], v.fields.owner(f).0).then_some(w)
+    let concurrent_writer = |threads: &[u32], f: FieldId, outer: &[NamedLock]| {
+        writers.get(&f)?.iter().find_map(|(s, w, keys)| {
+            (concurrent(v, threads, sets[*s as usize], v.fields.owner(f).0)
+                && !holds_any(p, keys, outer))
+            .then_some(*w)
         })
     };
     let near = Near::new(v, &lv_slots, &free_slot);
@@ -201,6 +210,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 // and a callee's when two sections come through one call to it.
                 let cfgs = RefCell::new(Flows::default());
                 let together = |x: &Entered, y: &Entered| together(p, v, n, x, y, &cfgs);
+                let outer = |x: &Entered, y: &Entered| held_across(p, v, n, x, y, &cfgs);
                 let mut start = 0;
                 while start < mine.len() {
                     let class = mine[start].class;
@@ -224,19 +234,21 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     }
                     let views = per_class.get(&class);
                     let hit = entered_break(
+                        p,
                         v,
                         &slot_sets,
                         run,
                         views,
                         &concurrent_writer,
                         &together,
+                        &outer,
                         threads,
                         class,
                     )
                     .map(|(pair, writer)| (pair, writer, None))
                     .or_else(|| {
                         let (pair, writer, other) = foreign_break(
-                            v, &slot_sets, run, views?, scope, &together, threads, class,
+                            p, v, &slot_sets, run, views?, scope, &together, &outer, threads, class,
                         )?;
                         // The method's other section around its own one: what the concurrent
                         // thread's update falls between.
@@ -661,12 +673,14 @@ fn shares(a: &FieldSet, b: &FieldSet) -> bool {
 /// concurrent thread writes. Returns the pair and the writing node.
 #[allow(clippy::too_many_arguments)]
 fn entered_break(
+    p: &Program,
     v: &Views,
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: Option<&ClassViews>,
-    concurrent_writer: &impl Fn(&[u32], FieldId) -> Option<usize>,
+    concurrent_writer: &impl Fn(&[u32], FieldId, &[NamedLock]) -> Option<usize>,
     together: &impl Fn(&Entered, &Entered) -> bool,
+    outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     threads: &[u32],
     class: u32,
 ) -> Option<((Section, Section), usize)> {
@@ -675,6 +689,8 @@ fn entered_break(
             if !together(x, y) {
                 return None;
             }
+            // Locks held across both sections: a writer that needs one waits for the method.
+            let outer = outer(x, y);
             let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
             let (a, b) = (&slot_sets[sa as usize].1, &slot_sets[sb as usize].1);
             // Two unlocked accesses are a data race, not a split critical section.
@@ -693,7 +709,7 @@ fn entered_break(
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
-                                && concurrent_view(v, threads, ids, class).is_some()
+                                && concurrent_view(p, v, threads, ids, class, &outer).is_some()
                         })
                     })
                 };
@@ -701,7 +717,7 @@ fn entered_break(
                     .iter()
                     .chain(b.iter())
                     .filter(|&&(f, _)| in_view(f))
-                    .find_map(|&(f, _)| concurrent_writer(threads, f))?;
+                    .find_map(|&(f, _)| concurrent_writer(threads, f, &outer))?;
                 return Some(((ea, eb), w));
             }
             // Fields without one in common are related when a concurrent critical section
@@ -718,18 +734,151 @@ fn entered_break(
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
-                concurrent_view(v, threads, ids, class).map(|lv| v.lock_views[lv].node)
+                concurrent_view(p, v, threads, ids, class, &outer).map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
         })
     })
 }
 
-/// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs.
-fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize], class: u32) -> Option<usize> {
-    ids.iter()
-        .copied()
-        .find(|&lv| concurrent(v, threads, &v.reached_by[v.lock_views[lv].node], class))
+/// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs, not
+/// under a lock of `outer` (held across the method's sections: that view waits for them).
+fn concurrent_view(
+    p: &Program,
+    v: &Views,
+    threads: &[u32],
+    ids: &[usize],
+    class: u32,
+    outer: &[NamedLock],
+) -> Option<usize> {
+    ids.iter().copied().find(|&lv| {
+        let view = &v.lock_views[lv];
+        concurrent(v, threads, &v.reached_by[view.node], class)
+            && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
+    })
+}
+
+/// A lock named across methods, with the class of the method naming it.
+type NamedLock = (u32, LockKey);
+
+/// Whether locks `keys` include one of `outer`.
+fn holds_any(p: &Program, keys: &[NamedLock], outer: &[NamedLock]) -> bool {
+    keys.iter()
+        .any(|&(class, k)| outer.iter().any(|&(c, o)| k.same(p, class, o, c)))
+}
+
+/// The locks node `n` holds with regions `sites` held (and its entry locks when
+/// `caller_held`), named across methods, and the locks all its callers hold that it cannot
+/// name.
+fn named_held(v: &Views, n: usize, sites: &[u32], caller_held: bool) -> Vec<NamedLock> {
+    let f = &v.facts[n];
+    let class = v.nodes[n].method.class;
+    let mut out: Vec<NamedLock> = (f.keys_held(sites, caller_held).into_iter())
+        .map(|k| (class, k))
+        .chain(f.callers_keys.iter().copied())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether the region of node `n` at `site` runs under one of the `outer` locks: its own
+/// lock, its method's `synchronized`, or a lock every caller holds.
+fn view_holds_any(p: &Program, v: &Views, n: usize, site: u32, outer: &[NamedLock]) -> bool {
+    let f = &v.facts[n];
+    let mut sites = vec![site];
+    if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) {
+        sites.push(METHOD_SITE);
+    }
+    holds_any(p, &named_held(v, n, &sites, true), outer)
+}
+
+/// The locks held across both sections `x` and `y` of node `n`, named across methods: those
+/// held at a call both are reached through (down their common route), and, where the routes
+/// part, those held at both anchors in one acquisition (a region that cannot be entered again
+/// between them), with the method's `synchronized` around its own regions. The callers' locks
+/// a node cannot name count too.
+fn held_across(
+    p: &Program,
+    v: &Views,
+    n: usize,
+    x: &Entered,
+    y: &Entered,
+    flows: &RefCell<Flows>,
+) -> Vec<NamedLock> {
+    // The monitor of a method's own object does not cover sections on another object of its
+    // own class (had they locked that object, they would be re-entry, not sections): the
+    // writer that holds its own object's monitor is then another object's (`dst.append(src)`
+    // holds `dst` while `src.clear()` holds `src`).
+    let covers = |node: usize, (class, k): &NamedLock| {
+        let mine = v.nodes[node].method.class;
+        if k.global || k.key != GuardKey::Own || *class != mine {
+            return true;
+        }
+        let (a, b) = (&p.class(mine).name, &p.class(x.class).name);
+        !(mine == x.class || p.is_subclass_of(a, b) || p.is_subclass_of(b, a))
+    };
+    let mut out: Vec<NamedLock> = Vec::new();
+    let mut node = n;
+    for level in 0..=NEAR {
+        let f = &v.facts[node];
+        let (rx, ry) = match level {
+            NEAR => (NONE, NONE),
+            _ => (x.route[level], y.route[level]),
+        };
+        if rx != NONE && rx == ry {
+            if let Some(c) = f.calls.iter().find(|c| c.at == rx.0) {
+                let held = named_held(v, node, &c.held, c.caller_held);
+                out.extend(held.into_iter().filter(|l| covers(node, l)));
+            }
+            node = rx.1 as usize;
+            continue;
+        }
+        // The regions of `node` held in a section: at its anchor (a call or an access), or,
+        // for a region of `node` itself, that region (and the method's `synchronized`).
+        let held_in = |e: &Entered| -> Option<(Vec<u32>, bool)> {
+            let own = match e.sec {
+                Section::View(lv) => {
+                    let lv = &v.lock_views[lv as usize];
+                    let direct = e.route.get(level).is_none_or(|&r| r == NONE);
+                    (lv.node == node && direct).then_some(lv.site)
+                }
+                Section::Free(..) => None,
+            };
+            if let Some(site) = own {
+                let mut sites = vec![site];
+                if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) {
+                    sites.push(METHOD_SITE);
+                }
+                return Some((sites, false));
+            }
+            let at = e.anchor_at(v, node, level)?;
+            if let Some(c) = f.calls.iter().find(|c| c.at == at) {
+                return Some((c.held.to_vec(), c.caller_held));
+            }
+            (f.accesses.iter().find(|a| a.at == at)).map(|a| (a.held.to_vec(), a.caller_held))
+        };
+        let (Some((ha, ca)), Some((hb, cb))) = (held_in(x), held_in(y)) else {
+            break;
+        };
+        let mut sites: Vec<u32> = ha.iter().filter(|s| hb.contains(s)).copied().collect();
+        if sites.iter().any(|&s| s != METHOD_SITE) {
+            let mut flows = flows.borrow_mut();
+            let cfg = flows.cfgs.entry(node).or_insert_with(|| {
+                p.method(v.nodes[node].method)
+                    .code
+                    .as_ref()
+                    .map(Cfg::with_local_tests)
+            });
+            sites.retain(|&s| s == METHOD_SITE || cfg.as_ref().is_some_and(|c| !c.can_repeat(s)));
+        }
+        let held = named_held(v, node, &sites, ca && cb);
+        out.extend(held.into_iter().filter(|l| covers(node, l)));
+        break;
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// A section the method enters and a lock view of a concurrent thread that writes a field in
@@ -740,12 +889,14 @@ fn concurrent_view(v: &Views, threads: &[u32], ids: &[usize], class: u32) -> Opt
 /// thread's view is cut: the method reads them once.
 #[allow(clippy::too_many_arguments)]
 fn foreign_break(
+    p: &Program,
     v: &Views,
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: &ClassViews,
     scope: &[u32],
     together: &impl Fn(&Entered, &Entered) -> bool,
+    outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     threads: &[u32],
     class: u32,
 ) -> Option<((Entered, Section), usize, Entered)> {
@@ -774,7 +925,7 @@ fn foreign_break(
             })?;
             Some((*e, *other))
         })?;
-        let lv = concurrent_view(v, threads, ids, class)?;
+        let lv = concurrent_view(p, v, threads, ids, class, &outer(&own, &other))?;
         Some((
             (own, Section::View(lv as u32)),
             v.lock_views[lv].node,

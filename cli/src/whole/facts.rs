@@ -63,18 +63,57 @@ pub struct LockKey {
     pub global: bool,
 }
 
+impl LockKey {
+    /// Whether this lock, named in a method of class `c1`, is `other`, named in a method of
+    /// class `c2`: a global lock by its key; a lock relative to `this` by its key, when one
+    /// class extends the other (the same object, as the lock model assumes for one field's
+    /// lock).
+    pub fn same(self, p: &Program, c1: u32, other: LockKey, c2: u32) -> bool {
+        if self != other {
+            return false;
+        }
+        if self.global || c1 == c2 {
+            return true;
+        }
+        let (n1, n2) = (&p.class(c1).name, &p.class(c2).name);
+        p.is_subclass_of(n1, n2) || p.is_subclass_of(n2, n1)
+    }
+}
+
 /// The key of a lock held in method `id`, when it can be named across methods.
-fn key_of(p: &Program, id: MethodId, lock: LockId) -> Option<LockKey> {
+fn key_of(p: &Program, class: u32, lock: LockId) -> Option<LockKey> {
     let (key, global) = match lock {
         LockId::This => (GuardKey::Own, false),
         LockId::Class(h) => (GuardKey::Class(h), true),
         LockId::Field(base @ (Base::This | Base::Static), r, part) => (
-            GuardKey::Field(guards::field_id(p, id.class, r)?, part),
+            GuardKey::Field(guards::field_id(p, class, r)?, part),
             base == Base::Static,
         ),
         _ => return None,
     };
     Some(LockKey { key, global })
+}
+
+impl Facts {
+    /// The locks held at an access or call with held region `sites` (and the entry locks
+    /// when `caller_held`) that can be named across methods.
+    pub fn keys_held(&self, sites: &[u32], caller_held: bool) -> Vec<LockKey> {
+        let mut out: Vec<LockKey> = sites
+            .iter()
+            .filter_map(|s| {
+                self.region_keys
+                    .iter()
+                    .find(|(r, _)| r == s)
+                    .map(|&(_, k)| k)
+            })
+            .collect();
+        if caller_held {
+            out.extend(self.entry_keys.iter().copied());
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// What one method does, in one calling context.
@@ -86,6 +125,12 @@ pub struct Facts {
     pub regions: Vec<u32>,
     /// The lock of each region that can be named across methods (by site).
     pub region_keys: Vec<(u32, LockKey)>,
+    /// The locks every caller holds (the method's entry locks) that can be named across
+    /// methods: held wherever `caller_held` says so.
+    pub entry_keys: Vec<LockKey>,
+    /// The locks every caller holds that the method cannot name, named in the callers' class:
+    /// held throughout the method.
+    pub callers_keys: Vec<(u32, LockKey)>,
     /// The method calls `Object.wait` or `Condition.await*`.
     pub waits: bool,
     /// Analysis of the method failed (left out of the views).
@@ -125,6 +170,11 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
     }
     facts.regions.sort_unstable();
     facts.regions.dedup();
+    facts.callers_keys = p
+        .callers_locks(id)
+        .iter()
+        .filter_map(|&(class, lock)| Some((class, key_of(p, class, lock)?)))
+        .collect();
     facts
 }
 
@@ -169,9 +219,16 @@ impl Collector<'_> {
             .filter(|&s| s != CALLER_SITE)
             .collect();
         let caller_held = frame.locks.held.iter().any(|h| h.site == CALLER_SITE);
+        for h in frame.locks.held.iter().filter(|h| h.site == CALLER_SITE) {
+            if let Some(k) = key_of(self.p, self.id.class, h.lock) {
+                if !self.facts.entry_keys.contains(&k) {
+                    self.facts.entry_keys.push(k);
+                }
+            }
+        }
         for h in frame.locks.held.iter().filter(|h| h.site != CALLER_SITE) {
             self.facts.regions.push(h.site);
-            if let Some(k) = key_of(self.p, self.id, h.lock) {
+            if let Some(k) = key_of(self.p, self.id.class, h.lock) {
                 if !self.facts.region_keys.iter().any(|(s, _)| *s == h.site) {
                     self.facts.region_keys.push((h.site, k));
                 }
@@ -255,7 +312,7 @@ impl Collector<'_> {
                     .locks
                     .held
                     .iter()
-                    .filter_map(|h| key_of(self.p, self.id, h.lock))
+                    .filter_map(|h| key_of(self.p, self.id.class, h.lock))
                     .filter(|k| receiver == Sym::This || k.global)
                     .collect();
                 self.facts.calls.push(CallSite {
