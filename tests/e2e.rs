@@ -1767,6 +1767,130 @@ public class Parsers {
     );
 }
 
+/// The same knowledge for `method-consistency`, where the legacy collection's own code is in
+/// the program (the JDK on the classpath): a `Vector` held by a class that takes no lock is the
+/// state of one caller in a library, so its two calls are no split sections, and no other
+/// caller's view writes it. Held by a class that synchronizes, or shared by a program's two
+/// threads, the size check and the add are still two sections.
+#[test]
+fn a_legacy_collection_the_callers_do_not_share_splits_no_method() {
+    let Some(jmods) = common::jdk_jmods() else {
+        println!("skipped: no jmods directory in the JDK (install openjdk-17-jdk-headless)");
+        return;
+    };
+    let base = jmods.join("java.base.jmod");
+    const NAMES: &str = r#"package e2e.legacymc;
+
+import java.util.Vector;
+
+/** A bounded list of names: a Vector out of habit; the class takes no lock. */
+public class Names {
+    private final Vector<String> names = new Vector<>();
+
+    public void add(String a) {
+        if (names.size() < 10) { // QUIET-NAMES
+            names.add(a);
+        }
+    }
+}
+"#;
+    const REGISTRY: &str = r#"package e2e.legacymc;
+
+import java.util.Vector;
+
+/** The same list in a class that synchronizes: its callers share it. */
+public class Registry {
+    private final Vector<String> names = new Vector<>();
+    private int added;
+
+    public synchronized int added() {
+        return added;
+    }
+
+    public void add(String a) {
+        if (names.size() < 10) { // SHARED-REGISTRY
+            names.add(a);
+        }
+    }
+
+    public void record(Names to, String a) {
+        to.add(a);
+    }
+}
+"#;
+    const PROGRAM: &str = r#"package e2e.legacymc;
+
+public class Loaders {
+    public static void main(String[] args) {
+        Names shared = new Names();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> shared.add("a")).start();
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("legacymc-src");
+    let lib = common::scratch_dir("legacymc-lib");
+    common::compile_sources(
+        &src,
+        &lib,
+        "17",
+        &[
+            ("e2e/legacymc/Names.java", NAMES),
+            ("e2e/legacymc/Registry.java", REGISTRY),
+        ],
+    );
+    let cp = base.to_string_lossy().to_string();
+    let args = [
+        "--rules",
+        "method-consistency",
+        "--world",
+        "library",
+        "--classpath",
+        cp.as_str(),
+    ];
+    let (run, report) = scan_json(&[&lib], &args);
+    let mc = report.findings_of("method-consistency");
+    assert!(
+        !mc.iter().any(|f| f.class == "e2e.legacymc.Names"),
+        "a library's Vector in a class that takes no lock is one caller's\n{}",
+        run.describe()
+    );
+    assert!(
+        mc.iter().any(|f| f.class == "e2e.legacymc.Registry"
+            && f.method == "add"
+            && f.line == Some(line_of(REGISTRY, "// SHARED-REGISTRY"))),
+        "a class that synchronizes shares its Vector with its callers\n{}",
+        run.describe()
+    );
+
+    // A program whose two threads share one list: reported.
+    let src2 = common::scratch_dir("legacymc-src2");
+    let prog = common::scratch_dir("legacymc-prog");
+    common::compile_sources(
+        &src2,
+        &prog,
+        "17",
+        &[
+            ("e2e/legacymc/Names.java", NAMES),
+            ("e2e/legacymc/Loaders.java", PROGRAM),
+        ],
+    );
+    let (run, report) = scan_json(
+        &[&prog],
+        &["--rules", "method-consistency", "--classpath", cp.as_str()],
+    );
+    assert!(
+        report
+            .findings_of("method-consistency")
+            .iter()
+            .any(|f| f.class == "e2e.legacymc.Names"
+                && f.line == Some(line_of(NAMES, "// QUIET-NAMES"))),
+        "two threads share the list: its size check and add are two sections\n{}",
+        run.describe()
+    );
+}
+
 #[test]
 fn java_8_synthetic_accessors_read_like_direct_field_accesses() {
     // Before nestmates (Java 11), an inner class reaches its outer class's private fields

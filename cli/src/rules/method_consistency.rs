@@ -497,6 +497,9 @@ fn near_sections(
     let mut held_ids: FxHashMap<Vec<LockKey>, u32> = FxHashMap::default();
     held_ids.insert(Vec::new(), 0);
     let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
+    // In open world, a legacy collection its holder's callers do not share is per-call state,
+    // like a fresh object.
+    let open = !v.threads.is_empty() && v.threads.iter().all(|t| t.callers);
     // On a fresh object, its own monitor and the locks it allocated itself are no other
     // thread's yet.
     let unshared = |k: &LockKey| match k.key {
@@ -561,8 +564,8 @@ fn near_sections(
                 // outside a lock cannot be split; the callee's sections on other objects' locks
                 // (an outer instance's, a static one) still count (an iterator that locks its
                 // collection).
-                let call_locked =
-                    locked || !call.held.is_empty() || call.caller_held || call.fresh_receiver;
+                let unshared = call.fresh_receiver || (open && call.legacy_receiver);
+                let call_locked = locked || !call.held.is_empty() || call.caller_held || unshared;
                 // What the callee sees held: the caller's locks it can name, and those held
                 // around the caller that it still names the same way (global ones, and all of
                 // them for a call on `this`: the callee's `this` is the caller's).
@@ -606,7 +609,7 @@ fn near_sections(
                             r,
                             keys_id,
                             call_locked,
-                            call.fresh_receiver,
+                            unshared,
                             message || call.message_only,
                         ));
                     }

@@ -47,6 +47,11 @@ pub struct CallSite {
     /// the callees' classes and their superclasses). What the callee and its callees access of
     /// them is the unpublished object's state, not shared state.
     pub fresh_classes: Box<[u32]>,
+    /// The receiver is a legacy synchronized collection (`Vector`, `Hashtable`) held in an
+    /// instance field of a class that takes no lock of its own: in a library, its callers do
+    /// not share it ([`crate::whole::threads::callers_share`]), so in open world it is per-call
+    /// state like a fresh object (`fresh_classes` then names its classes too).
+    pub legacy_receiver: bool,
     /// The call is made on `this`: the callee names the caller's locks of `this` the same way.
     pub on_this: bool,
     /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
@@ -303,7 +308,24 @@ impl Collector<'_> {
                     },
                     receiver,
                 );
-                let fresh_classes = if fresh_receiver {
+                let legacy_receiver = match receiver {
+                    Sym::Field(Base::This, fr) => {
+                        let f = class.member(fr);
+                        self.fields
+                            .raw_id(self.p, &f.class, &f.name)
+                            .is_some_and(|id| {
+                                self.fields.is_legacy(id)
+                                    && !crate::whole::threads::callers_share(
+                                        self.p,
+                                        self.fields,
+                                        id,
+                                        &self.p.config.thread_safe_annotations,
+                                    )
+                            })
+                    }
+                    _ => false,
+                };
+                let fresh_classes = if fresh_receiver || legacy_receiver {
                     own_classes(self.p, &m.class, &targets)
                 } else {
                     Box::default()
@@ -324,6 +346,7 @@ impl Collector<'_> {
                     this_held,
                     fresh_receiver,
                     fresh_classes,
+                    legacy_receiver,
                     on_this: receiver == Sym::This,
                     message_only: false,
                 });

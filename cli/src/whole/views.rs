@@ -46,8 +46,12 @@ pub type Excluded = Box<[(FieldId, FieldId)]>;
 /// [`Excluded`] borrowed.
 type Ranges<'a> = &'a [(FieldId, FieldId)];
 
-/// The fields of the classes of a call's fresh receiver, as ranges ([`Excluded`]).
-fn excluded(c: &facts::CallSite, fields: &FieldTable) -> Excluded {
+/// The fields of the classes of a call's fresh receiver (or, in `open` world, of a legacy
+/// collection its holder's callers do not share), as ranges ([`Excluded`]).
+fn excluded(c: &facts::CallSite, fields: &FieldTable, open: bool) -> Excluded {
+    if !(c.fresh_receiver || open && c.legacy_receiver) {
+        return Excluded::default();
+    }
     c.fresh_classes
         .iter()
         .map(|&ci| fields.class_fields(ci))
@@ -266,7 +270,10 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         })
         .collect();
     // Calls on a fresh receiver: the callee's scope without the object's own fields (an edge
-    // that is also a plain call keeps them all).
+    // that is also a plain call keeps them all). In open world, so are calls on a legacy
+    // collection its holder's callers do not share.
+    let open = !threads.is_empty() && threads.iter().all(|t| t.callers);
+    let unshared = |c: &facts::CallSite| c.fresh_receiver || (open && c.legacy_receiver);
     let fresh: Vec<Vec<(usize, Excluded)>> = facts
         .iter()
         .zip(&edges)
@@ -274,7 +281,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             let plain: FxHashSet<usize> = f
                 .calls
                 .iter()
-                .filter(|c| !c.fresh_receiver)
+                .filter(|c| !unshared(c))
                 .flat_map(|c| {
                     c.targets.iter().map(move |&t| Node {
                         method: t,
@@ -287,8 +294,8 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             if plain.len() == all_edges.len() {
                 return out;
             }
-            for c in f.calls.iter().filter(|c| c.fresh_receiver) {
-                let ex = excluded(c, &fields);
+            for c in f.calls.iter().filter(|c| unshared(c)) {
+                let ex = excluded(c, &fields, open);
                 for &t in &c.targets {
                     let node = Node {
                         method: t,
@@ -379,8 +386,9 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                     f.regions
                         .iter()
                         .map(|&site| {
-                            let (site, set) =
-                                lock_view(acc, f, site, &node_of, full_ref, comp_ref, fields_ref);
+                            let (site, set) = lock_view(
+                                acc, f, site, &node_of, full_ref, comp_ref, fields_ref, open,
+                            );
                             let runs = runs(&set, &fields);
                             (site, set, runs)
                         })
@@ -467,6 +475,7 @@ fn stored(scopes: &[Scope]) -> usize {
 
 /// The lock view of one acquisition site: what is accessed while it is held, and the full
 /// scopes of the calls made while it is held. Returns the site and the view's fields.
+#[allow(clippy::too_many_arguments)]
 fn lock_view(
     acc: &mut Accumulator,
     f: &Facts,
@@ -475,6 +484,7 @@ fn lock_view(
     full: &[Scope],
     comp: &[usize],
     fields: &FieldTable,
+    open: bool,
 ) -> (u32, FieldSet) {
     let own = f
         .accesses
@@ -487,7 +497,7 @@ fn lock_view(
         .iter()
         .filter(|c| c.held.contains(&site))
         .flat_map(|c| {
-            let ex: Excluded = excluded(c, fields);
+            let ex: Excluded = excluded(c, fields, open);
             c.targets
                 .iter()
                 .filter_map(move |&t| {
