@@ -4,11 +4,17 @@
 //! Left out, as in von Praun and Gross: `final` and `volatile` fields, fields only assigned in
 //! constructors and class initializers (shared read-only: the stable fields of
 //! [`crate::analysis::sharing`]), fields of I/O classes, and fields of objects one thread uses
-//! at a time by contract (an iterator's cursor).
+//! at a time by contract (an iterator's cursor). Also left out: fields initialized once,
+//! lazily, under a lock ([`write_once`]): read-only from their first write on.
+
+use rayon::prelude::*;
 
 use super::facts::FieldId;
-use crate::bytecode::acc;
-use crate::program::Program;
+use crate::analysis::engine::{self, StepCx};
+use crate::analysis::locks::Sym;
+use crate::bytecode::cfg::Cfg;
+use crate::bytecode::{acc, Cond, Op};
+use crate::program::{MethodId, Program};
 
 pub use crate::analysis::sharing::IO_PREFIXES;
 
@@ -29,7 +35,7 @@ impl FieldTable {
         // Fields the program writes after construction (the shared model of what is shared),
         // less final and volatile ones and those of I/O classes.
         let facts = &p.fields;
-        let tracked = facts
+        let mut tracked: Vec<bool> = facts
             .owner
             .iter()
             .enumerate()
@@ -41,6 +47,10 @@ impl FieldTable {
                     && !IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
             })
             .collect();
+        let once = write_once(p, &tracked);
+        for (t, once) in tracked.iter_mut().zip(once) {
+            *t &= !once;
+        }
         let mut legacy: Vec<bool> = facts
             .owner
             .iter()
@@ -120,4 +130,224 @@ impl FieldTable {
         let c = p.class(ci);
         (&c.name, &c.fields[fi as usize].name)
     }
+}
+
+/// Which of the `candidates` fields are initialized once: not public or protected (no code
+/// outside the program writes them), and every write outside its class's construction stores
+/// into the field of `this` (or a static field) where a look at the same field, in the same
+/// critical section, found it unset: `null`, `false` or zero (`synchronized (this) { if (map ==
+/// null) map = ..; }`, a double-checked lazy initialization). Such a field changes once, from
+/// unset to its value, and is shared read-only from then on: a look that found it unset is
+/// checked again by the writer, and a look that found it set stays true. A write that can run
+/// when the field is set (a reset to `null`, a replacement) makes it an ordinary field.
+pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
+    let facts = &p.fields;
+    // Per method: its writes of candidate fields, each with whether it is such a guarded write.
+    let writes: Vec<(u32, bool)> = (0..p.classes.len())
+        .into_par_iter()
+        .flat_map_iter(|ci| {
+            let c = p.class(ci as u32);
+            let init = crate::analysis::sharing::init_only_methods(c);
+            let mut out: Vec<(u32, bool)> = Vec::new();
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                let mut mine: Vec<(usize, u32)> = Vec::new();
+                for (i, insn) in code.insns.iter().enumerate() {
+                    let (Op::PutField(r) | Op::PutStatic(r)) = insn.op else {
+                        continue;
+                    };
+                    let fr = c.member(r);
+                    if init[mi] && *fr.class == *c.name {
+                        continue;
+                    }
+                    let Some((oc, of)) = p.field_owner(&fr.class, &fr.name) else {
+                        continue;
+                    };
+                    let id = facts.id(oc, of);
+                    if candidates.get(id as usize).copied().unwrap_or(false) {
+                        mine.push((i, id));
+                    }
+                }
+                if mine.is_empty() {
+                    continue;
+                }
+                let id = MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
+                let guards = guarded_writes(p, id, &mine);
+                out.extend(mine.iter().zip(guards).map(|(&(_, f), g)| (f, g)));
+            }
+            out
+        })
+        .collect();
+    let mut once = vec![true; candidates.len()];
+    let mut seen = vec![false; candidates.len()];
+    for (f, guarded) in writes {
+        seen[f as usize] = true;
+        once[f as usize] &= guarded;
+    }
+    once.iter()
+        .zip(&seen)
+        .enumerate()
+        .map(|(id, (&o, &s))| {
+            let (ci, fi) = facts.owner[id];
+            let access = p.class(ci).fields[fi as usize].access;
+            o && s && access & (acc::PUBLIC | acc::PROTECTED) == 0
+        })
+        .collect()
+}
+
+/// For each write `(instruction, field)` of method `id`: whether it runs only where a read of
+/// the same field of the same object (`this`, or a static field), in the same critical section,
+/// found it unset. The read is the operand of a branch on `null` or zero, and every path to the
+/// write goes through the branch's way that means unset (the block only that way enters).
+fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<bool> {
+    let c = p.class(id.class);
+    let Some(code) = &p.method(id).code else {
+        return vec![false; writes.len()];
+    };
+    // The candidate tests: a read of the field right before a branch on null or zero.
+    let field_of = |at: usize| -> Option<u32> {
+        let (Op::GetField(r) | Op::GetStatic(r)) = code.insns.get(at)?.op else {
+            return None;
+        };
+        let fr = c.member(r);
+        let (oc, of) = p.field_owner(&fr.class, &fr.name)?;
+        Some(p.fields.id(oc, of))
+    };
+    let tests: Vec<(usize, u32)> = code
+        .insns
+        .iter()
+        .enumerate()
+        .filter_map(|(j, insn)| {
+            let Op::If { cond, .. } = insn.op else {
+                return None;
+            };
+            if matches!(cond, Cond::Other) {
+                return None;
+            }
+            Some((j, field_of(j.checked_sub(1)?)?))
+        })
+        .collect();
+    if !writes
+        .iter()
+        .any(|(_, f)| tests.iter().any(|(_, g)| g == f))
+    {
+        return vec![false; writes.len()];
+    }
+    let cfg = Cfg::build(code);
+    // Which way each test goes when the field is unset: its jump target for `ifnull`/`ifeq`,
+    // its fall-through for `ifnonnull`/`ifne`; the block entered that way, when the test is
+    // the only way into it.
+    let nblocks = cfg.blocks.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nblocks];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        let handlers = (blk.start..blk.end).flat_map(|i| cfg.handlers_at[i as usize].iter());
+        for &s in blk.succs.iter().chain(handlers) {
+            if !preds[s as usize].contains(&(b as u32)) {
+                preds[s as usize].push(b as u32);
+            }
+        }
+    }
+    let unset_block = |j: usize| -> Option<u32> {
+        let Op::If { cond, target, .. } = code.insns[j].op else {
+            return None;
+        };
+        let at = match cond {
+            Cond::Null | Cond::Zero => target as usize,
+            Cond::NonNull | Cond::NonZero => j + 1,
+            Cond::Other => return None,
+        };
+        let u = *cfg.block_of.get(at)?;
+        (preds[u as usize] == [cfg.block_of[j]]).then_some(u)
+    };
+    // Whether every path from the method's entry to block `to` passes through block `via`.
+    let dominated = |via: u32, to: u32| -> bool {
+        if via == to {
+            return true;
+        }
+        let mut seen = vec![false; nblocks];
+        let mut stack = vec![0u32];
+        while let Some(b) = stack.pop() {
+            if b == via || std::mem::replace(&mut seen[b as usize], true) {
+                continue;
+            }
+            if b == to {
+                return false;
+            }
+            let blk = &cfg.blocks[b as usize];
+            let handlers = (blk.start..blk.end).flat_map(|i| cfg.handlers_at[i as usize].iter());
+            stack.extend(blk.succs.iter().chain(handlers).copied());
+        }
+        true
+    };
+    // The places of the reads and writes, from the engine: the object and the critical section.
+    let mut places = Places {
+        at: writes
+            .iter()
+            .map(|&(i, _)| i)
+            .chain(tests.iter().map(|&(j, _)| j - 1))
+            .map(|i| (i as u32, None))
+            .collect(),
+    };
+    if engine::run_method(p, id, false, &mut places).is_err() {
+        return vec![false; writes.len()];
+    }
+    let place = |i: usize| {
+        places
+            .at
+            .iter()
+            .find(|(a, _)| *a == i as u32)
+            .and_then(|x| x.1)
+    };
+    writes
+        .iter()
+        .map(|&(i, f)| {
+            let Some((object, Some(region))) = place(i) else {
+                return false;
+            };
+            let instance = matches!(code.insns[i].op, Op::PutField(_));
+            if instance && object != Sym::This {
+                return false;
+            }
+            tests.iter().any(|&(j, g)| {
+                g == f
+                    && place(j - 1) == Some((object, Some(region)))
+                    && unset_block(j).is_some_and(|u| dominated(u, cfg.block_of[i]))
+            })
+        })
+        .collect()
+}
+
+/// Where a field access is: the object (as the frame names it: `this`, or nothing for a static
+/// field) and the innermost critical section.
+type Place = (Sym, Option<u32>);
+
+/// The places of chosen field accesses (by instruction).
+struct Places {
+    at: Vec<(u32, Option<Place>)>,
+}
+
+impl engine::Analysis for Places {
+    type V = ();
+
+    fn join(&self, _: &(), _: &(), _: Option<u32>) {}
+
+    fn transfer(&mut self, cx: &StepCx, _: &mut [()]) {
+        if !cx.record {
+            return;
+        }
+        if let Some(slot) = self.at.iter_mut().find(|(a, _)| *a == cx.at) {
+            let now = (cx.object, cx.region);
+            // Reached in two frames that disagree: no single place.
+            slot.1 = match slot.1 {
+                None => Some(now),
+                Some(was) if was == now => Some(now),
+                Some(_) => Some((Sym::Unknown, None)),
+            };
+        }
+    }
+
+    fn region(&mut self, _: engine::RegionEvent, _: &mut ()) {}
 }
