@@ -1891,6 +1891,119 @@ public class Loaders {
     );
 }
 
+/// In a library, method-consistency is sure of a split only where the method and the concurrent
+/// writer are operations of the class whose fields they touch: its unknown callers share its
+/// objects. A client in another class that calls two synchronized methods of an object it got
+/// from elsewhere splits them only if that object is shared with the writer, which the library
+/// does not say: a note (evidence `other-class`). The same client in an application whose
+/// threads share the object is a warning.
+#[test]
+fn a_library_split_is_a_warning_in_its_own_class_and_a_note_in_a_client() {
+    const ACCOUNT: &str = r#"package e2e.ownmc;
+
+/** A balance guarded by the account's monitor. */
+public class Account {
+    private int balance;
+
+    public synchronized int balance() {
+        return balance;
+    }
+
+    public synchronized void set(int b) {
+        balance = b;
+    }
+
+    public void deposit(int a) {
+        int b = balance(); // OWN-SPLIT
+        set(b + a);
+    }
+}
+"#;
+    const TELLER: &str = r#"package e2e.ownmc;
+
+/** A client: it gets its accounts from its callers. */
+public class Teller {
+    private int served;
+
+    public synchronized int served() {
+        return served;
+    }
+
+    public void pay(Account to, int a) {
+        int b = to.balance(); // CLIENT-SPLIT
+        to.set(b + a);
+    }
+}
+"#;
+    const PROGRAM: &str = r#"package e2e.ownmc;
+
+public class Branch {
+    public static void main(String[] args) {
+        Account shared = new Account();
+        Teller t = new Teller();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> t.pay(shared, 10)).start();
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("ownmc-src");
+    let lib = common::scratch_dir("ownmc-lib");
+    common::compile_sources(
+        &src,
+        &lib,
+        "17",
+        &[
+            ("e2e/ownmc/Account.java", ACCOUNT),
+            ("e2e/ownmc/Teller.java", TELLER),
+        ],
+    );
+    let args = ["--rules", "method-consistency", "--world", "library"];
+    let (run, report) = scan_json(&[&lib], &args);
+    let mc = report.findings_of("method-consistency");
+    let at = |class: &str, line: u32| {
+        mc.iter()
+            .find(|f| f.class == class && f.line == Some(line))
+            .map(|f| (f.level.clone(), f.evidence.clone()))
+    };
+    assert_eq!(
+        at("e2e.ownmc.Account", line_of(ACCOUNT, "// OWN-SPLIT")),
+        Some(("warning".to_string(), Some("split-sections".to_string()))),
+        "the account's own deposit splits its balance: a warning\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.ownmc.Teller", line_of(TELLER, "// CLIENT-SPLIT")),
+        Some(("note".to_string(), Some("other-class".to_string()))),
+        "a client's split of an account it was handed is a note in a library\n{}",
+        run.describe()
+    );
+
+    // An application whose two threads share one account through the teller: a warning.
+    let src2 = common::scratch_dir("ownmc-src2");
+    let prog = common::scratch_dir("ownmc-prog");
+    common::compile_sources(
+        &src2,
+        &prog,
+        "17",
+        &[
+            ("e2e/ownmc/Account.java", ACCOUNT),
+            ("e2e/ownmc/Teller.java", TELLER),
+            ("e2e/ownmc/Branch.java", PROGRAM),
+        ],
+    );
+    let (run, report) = scan_json(&[&prog], &["--rules", "method-consistency"]);
+    assert!(
+        report.findings_of("method-consistency").iter().any(|f| {
+            f.class == "e2e.ownmc.Teller"
+                && f.line == Some(line_of(TELLER, "// CLIENT-SPLIT"))
+                && f.level == "warning"
+        }),
+        "two threads share the account: the teller's split is a warning\n{}",
+        run.describe()
+    );
+}
+
 #[test]
 fn java_8_synthetic_accessors_read_like_direct_field_accesses() {
     // Before nestmates (Java 11), an inner class reaches its outer class's private fields

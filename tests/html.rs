@@ -512,7 +512,19 @@ fn html_report_opens_in_headless_chromium() {
         Some(secs.len() as u64),
         "every diagram drawn: {stdout}"
     );
-    assert_eq!(v["rows"].as_u64(), Some(secs.len() as u64), "{stdout}");
+    // The table's first page (500 rows), then the rest behind "Show more rows".
+    let first_page = secs.len().min(500) as u64;
+    assert_eq!(v["rows"].as_u64(), Some(first_page), "{stdout}");
+    assert_eq!(
+        v["more_shown"],
+        secs.len() > 500,
+        "a \"Show more rows\" control exactly when there are more rows: {stdout}"
+    );
+    assert_eq!(
+        v["all_rows"].as_u64(),
+        Some(secs.len() as u64),
+        "every row reachable: {stdout}"
+    );
     assert_eq!(
         v["filter_shown"], true,
         "the filter works with JavaScript: {stdout}"

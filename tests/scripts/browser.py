@@ -166,9 +166,15 @@ CHECK = """(() => {
     if (sym.querySelectorAll('circle').length === 0) { bad.push(s.id + ': diagram has no step'); continue; }
     drawn++;
   }
+  const countRows = () => document.querySelectorAll('#findings tbody tr').length
+                || document.querySelectorAll('table.findings tbody tr').length;
+  const rows = countRows();
+  // The table shows its rows a page at a time: "Show more rows" until every one is there.
+  const more = document.getElementById('more-rows');
+  const moreShown = !!more && !more.hidden;
+  for (let i = 0; more && !more.hidden && i < 1000; i++) more.firstChild.click();
   return {findings: sections.length, diagrams: drawn, bad: bad.slice(0, 20),
-          rows: document.querySelectorAll('#findings tbody tr').length
-                || document.querySelectorAll('table.findings tbody tr').length,
+          rows: rows, more_shown: moreShown, all_rows: countRows(),
           filter_shown: !document.getElementById('filter').hidden};
 })()"""
 

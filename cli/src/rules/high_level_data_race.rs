@@ -28,6 +28,7 @@ use crate::program::{nest, Program};
 use crate::rules::RuleId;
 use crate::whole::causal::{self, short_var, CausalGraph, Combine, Var};
 use crate::whole::facts::LockKey;
+use crate::whole::threads::own_operation;
 use crate::whole::views::Views;
 
 /// Most violations examined per class (the rest are the same defect in other shapes).
@@ -937,9 +938,15 @@ fn explain(
     let home = source_path(class);
     // A write violation between fields that nothing relates is a note.
     let unrelated = matches!(x.kind, Kind::Write { related: false });
+    // In a library, the method and the other thread's view are operations of the fields' own
+    // class, or the two may not be on one object: a note.
+    let other_class = crate::whole::threads::open_world(&v.threads)
+        && !(own_operation(p, mid.class, x.class)
+            && own_operation(p, v.nodes[g.views[x.max_view].node].method.class, x.class));
     let evidence = match x.kind {
-        Kind::Read { .. } => "split-read",
         Kind::Write { related: false } => "unrelated-update",
+        _ if other_class => "other-class",
+        Kind::Read { .. } => "split-read",
         Kind::Write { related: true } => "split-update",
     };
     let owner = p.class(x.class);
@@ -1067,7 +1074,7 @@ fn explain(
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::HighLevelDataRace,
-        level: if unrelated {
+        level: if unrelated || other_class {
             crate::rules::Level::Note
         } else {
             RuleId::HighLevelDataRace.meta().level

@@ -19,6 +19,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
 use crate::whole::facts::{FieldId, LockKey, READ, WRITE};
+use crate::whole::threads::own_operation;
 use crate::whole::views::{FieldSet, Views};
 
 /// One violation before reporting: a method view (node) and the two lock views that break the
@@ -37,6 +38,9 @@ struct Violation {
     /// method's other section that can run before or after `a`, and whether it comes first in
     /// the method.
     foreign: Option<(Section, bool)>,
+    /// In a library: the method and the concurrent writer are not both operations of the
+    /// fields' class (see [`own_operation`]): a note.
+    indirect: bool,
 }
 
 /// Whether a thread of `a` and one of `b` can touch one object's fields of `class` at once.
@@ -153,14 +157,20 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
             }
         }
     }
-    let concurrent_writer = |threads: &[u32], f: FieldId, outer: &[NamedLock]| {
+    // With `local`: only a writer that is an operation of the field's own class (see
+    // [`own_operation`]).
+    let concurrent_writer = |threads: &[u32], f: FieldId, outer: &[NamedLock], local: bool| {
+        let owner = v.fields.owner(f).0;
         writers.get(&f)?.iter().find_map(|(s, w, keys)| {
-            (concurrent(v, threads, sets[*s as usize], v.fields.owner(f).0)
-                && !holds_any(p, keys, outer))
+            (concurrent(v, threads, sets[*s as usize], owner)
+                && !holds_any(p, keys, outer)
+                && (!local || own_operation(p, v.nodes[*w].method.class, owner)))
             .then_some(*w)
         })
     };
     let near = Near::new(v, &lv_slots, &free_slot);
+    // A library: its unknown callers are the threads (see `own_operation`).
+    let open = crate::whole::threads::open_world(&v.threads);
     // Fields whose every store is an object their class allocated (`lock = new Object()`): a
     // lock on one of them belongs to its owner object.
     let owned: Vec<bool> = p.fields.owner.iter().map(|&f| p.owns_field(f)).collect();
@@ -233,31 +243,43 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                         continue;
                     }
                     let views = per_class.get(&class);
-                    let hit = entered_break(
-                        p,
-                        v,
-                        &slot_sets,
-                        run,
-                        views,
-                        &concurrent_writer,
-                        &together,
-                        &outer,
-                        threads,
-                        class,
-                    )
-                    .map(|(pair, writer)| (pair, writer, None))
-                    .or_else(|| {
-                        let (pair, writer, other) = foreign_break(
-                            p, v, &slot_sets, run, views?, scope, &together, &outer, threads, class,
-                        )?;
-                        // The method's other section around its own one: what the concurrent
-                        // thread's update falls between.
-                        let first = matches!(
-                            (pair.0.anchor(v, n), other.anchor(v, n)),
-                            (Some(x), Some(y)) if y < x
-                        );
-                        Some(((pair.0.sec, pair.1), writer, Some((other.sec, first))))
-                    });
+                    // In a library, a violation with a writer of the fields' own class first:
+                    // the one the method is surely concurrent with (see `own_operation`).
+                    let search = |local: bool| {
+                        entered_break(
+                            p,
+                            v,
+                            &slot_sets,
+                            run,
+                            views,
+                            &concurrent_writer,
+                            &together,
+                            &outer,
+                            threads,
+                            class,
+                            local,
+                        )
+                        .map(|(pair, writer)| (pair, writer, None))
+                        .or_else(|| {
+                            let (pair, writer, other) = foreign_break(
+                                p, v, &slot_sets, run, views?, scope, &together, &outer, threads,
+                                class, local,
+                            )?;
+                            // The method's other section around its own one: what the
+                            // concurrent thread's update falls between.
+                            let first = matches!(
+                                (pair.0.anchor(v, n), other.anchor(v, n)),
+                                (Some(x), Some(y)) if y < x
+                            );
+                            Some(((pair.0.sec, pair.1), writer, Some((other.sec, first))))
+                        })
+                    };
+                    let local_method = own_operation(p, v.nodes[n].method.class, class);
+                    let hit = if open && local_method {
+                        search(true).or_else(|| search(false))
+                    } else {
+                        search(false)
+                    };
                     if let Some((pair, writer, foreign)) = hit {
                         found
                             .entry(class)
@@ -323,6 +345,9 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 b,
                 writer,
                 foreign,
+                indirect: open
+                    && !(own_operation(p, v.nodes[n].method.class, class)
+                        && own_operation(p, v.nodes[writer].method.class, class)),
             };
             out.push(explain(p, v, &x, &involved));
         }
@@ -499,7 +524,7 @@ fn near_sections(
     let mut seen: FxHashSet<(usize, u32)> = FxHashSet::default();
     // In open world, a legacy collection its holder's callers do not share is per-call state,
     // like a fresh object.
-    let open = !v.threads.is_empty() && v.threads.iter().all(|t| t.callers);
+    let open = crate::whole::threads::open_world(&v.threads);
     // On a fresh object, its own monitor and the locks it allocated itself are no other
     // thread's yet.
     let unshared = |k: &LockKey| match k.key {
@@ -681,11 +706,12 @@ fn entered_break(
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: Option<&ClassViews>,
-    concurrent_writer: &impl Fn(&[u32], FieldId, &[NamedLock]) -> Option<usize>,
+    concurrent_writer: &impl Fn(&[u32], FieldId, &[NamedLock], bool) -> Option<usize>,
     together: &impl Fn(&Entered, &Entered) -> bool,
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     threads: &[u32],
     class: u32,
+    local: bool,
 ) -> Option<((Section, Section), usize)> {
     run.iter().enumerate().find_map(|(i, x)| {
         run[i + 1..].iter().find_map(|y| {
@@ -712,7 +738,8 @@ fn entered_break(
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
-                                && concurrent_view(p, v, threads, ids, class, &outer).is_some()
+                                && concurrent_view(p, v, threads, ids, class, &outer, local)
+                                    .is_some()
                         })
                     })
                 };
@@ -720,7 +747,7 @@ fn entered_break(
                     .iter()
                     .chain(b.iter())
                     .filter(|&&(f, _)| in_view(f))
-                    .find_map(|&(f, _)| concurrent_writer(threads, f, &outer))?;
+                    .find_map(|&(f, _)| concurrent_writer(threads, f, &outer, local))?;
                 return Some(((ea, eb), w));
             }
             // Fields without one in common are related when a concurrent critical section
@@ -737,7 +764,8 @@ fn entered_break(
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
-                concurrent_view(p, v, threads, ids, class, &outer).map(|lv| v.lock_views[lv].node)
+                concurrent_view(p, v, threads, ids, class, &outer, local)
+                    .map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
         })
@@ -745,7 +773,8 @@ fn entered_break(
 }
 
 /// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs, not
-/// under a lock of `outer` (held across the method's sections: that view waits for them).
+/// under a lock of `outer` (held across the method's sections: that view waits for them);
+/// with `local`, only a view of an operation of `class` itself (see [`own_operation`]).
 fn concurrent_view(
     p: &Program,
     v: &Views,
@@ -753,10 +782,12 @@ fn concurrent_view(
     ids: &[usize],
     class: u32,
     outer: &[NamedLock],
+    local: bool,
 ) -> Option<usize> {
     ids.iter().copied().find(|&lv| {
         let view = &v.lock_views[lv];
-        concurrent(v, threads, &v.reached_by[view.node], class)
+        (!local || own_operation(p, v.nodes[view.node].method.class, class))
+            && concurrent(v, threads, &v.reached_by[view.node], class)
             && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
     })
 }
@@ -902,6 +933,7 @@ fn foreign_break(
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     threads: &[u32],
     class: u32,
+    local: bool,
 ) -> Option<((Entered, Section), usize, Entered)> {
     views.iter().find_map(|(set, ids)| {
         let inter: FieldSet = set
@@ -928,7 +960,7 @@ fn foreign_break(
             })?;
             Some((*e, *other))
         })?;
-        let lv = concurrent_view(p, v, threads, ids, class, &outer(&own, &other))?;
+        let lv = concurrent_view(p, v, threads, ids, class, &outer(&own, &other), local)?;
         Some((
             (own, Section::View(lv as u32)),
             v.lock_views[lv].node,
@@ -1338,7 +1370,11 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::MethodConsistency,
-        level: RuleId::MethodConsistency.meta().level,
+        level: if x.indirect {
+            crate::rules::Level::Note
+        } else {
+            RuleId::MethodConsistency.meta().level
+        },
         message,
         class: class.dotted_name(),
         method: method.name.to_string(),
@@ -1350,10 +1386,10 @@ fn explain(p: &Program, v: &Views, x: &Violation, involved: &[FieldId]) -> Diagn
         age: None,
         steps,
         threads,
-        evidence: Some(if x.foreign.is_some() {
-            "foreign-view"
-        } else {
-            "split-sections"
+        evidence: Some(match (x.indirect, x.foreign.is_some()) {
+            (true, _) => "other-class",
+            (false, true) => "foreign-view",
+            (false, false) => "split-sections",
         }),
         rank: None,
     }

@@ -120,6 +120,24 @@ pub fn callers_share(
     false
 }
 
+/// Whether the threads are a library's unknown callers (open world).
+pub fn open_world(threads: &[AbstractThread]) -> bool {
+    !threads.is_empty() && threads.iter().all(|t| t.callers)
+}
+
+/// Whether code of class `code` operates on the fields of class `owner` as its own: a class of
+/// the same nest (an inner class reaches its outer instance's fields), a subclass or a
+/// superclass. In a library, two such operations on the fields of one object are what its
+/// unknown callers run concurrently on an object they share: the open world's assumption
+/// itself. Code of another class reaches the object through others (a client handed it, a
+/// chain of fields), and whether two such paths lead to one object the library does not say.
+pub fn own_operation(p: &Program, code: u32, owner: u32) -> bool {
+    let (a, b) = (&p.class(code).name, &p.class(owner).name);
+    crate::program::nest(a) == crate::program::nest(b)
+        || p.is_subclass_of(a, b)
+        || p.is_subclass_of(b, a)
+}
+
 /// Whether a class is meant for concurrent callers: it synchronizes itself, or carries a
 /// thread-safe annotation. Its public methods are the entries of the open world.
 fn meant_for_callers(

@@ -272,7 +272,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     // Calls on a fresh receiver: the callee's scope without the object's own fields (an edge
     // that is also a plain call keeps them all). In open world, so are calls on a legacy
     // collection its holder's callers do not share.
-    let open = !threads.is_empty() && threads.iter().all(|t| t.callers);
+    let open = crate::whole::threads::open_world(&threads);
     let unshared = |c: &facts::CallSite| c.fresh_receiver || (open && c.legacy_receiver);
     let fresh: Vec<Vec<(usize, Excluded)>> = facts
         .iter()
