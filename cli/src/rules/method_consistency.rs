@@ -274,11 +274,18 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                             Some(((pair.0.sec, pair.1), writer, Some((other.sec, first))))
                         })
                     };
-                    let local_method = own_operation(p, v.nodes[n].method.class, class);
-                    let hit = if open && local_method {
-                        search(true).or_else(|| search(false))
-                    } else {
-                        search(false)
+                    // Searched again for one of the own class only when the first one found
+                    // is another class's (most methods have no violation at all).
+                    let hit = search(false);
+                    let hit = match hit {
+                        Some((_, w, ..))
+                            if open
+                                && !own_operation(p, v.nodes[w].method.class, class)
+                                && own_operation(p, v.nodes[n].method.class, class) =>
+                        {
+                            search(true).or(hit)
+                        }
+                        _ => hit,
                     };
                     if let Some((pair, writer, foreign)) = hit {
                         found
