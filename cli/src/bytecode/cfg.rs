@@ -225,6 +225,40 @@ impl Cfg {
         )
     }
 
+    /// Whether block `b` is entered from block `from` alone (normal and exception edges).
+    pub fn only_entered_from(&self, b: u32, from: u32) -> bool {
+        let mut any = false;
+        for x in 0..self.blocks.len() as u32 {
+            if self.next_blocks(x).any(|s| s == b) {
+                if x != from {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Whether every path from the method's entry to block `to` goes through block `via`
+    /// (normal and exception edges).
+    pub fn dominates(&self, via: u32, to: u32) -> bool {
+        if via == to {
+            return true;
+        }
+        let mut seen = vec![false; self.blocks.len()];
+        let mut stack = vec![0u32];
+        while let Some(b) = stack.pop() {
+            if b == via || std::mem::replace(&mut seen[b as usize], true) {
+                continue;
+            }
+            if b == to {
+                return false;
+            }
+            stack.extend(self.next_blocks(b));
+        }
+        true
+    }
+
     /// Whether block `bb` can be entered after block `ba` (a path of at least one edge).
     fn reaches(&self, ba: u32, bb: u32) -> bool {
         let mut seen = vec![false; self.blocks.len()];

@@ -276,15 +276,10 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                     };
                     // Searched again for one of the own class only when the first one found
                     // is another class's (most methods have no violation at all).
+                    let own = |node: usize| own_operation(p, v.nodes[node].method.class, class);
                     let hit = search(false);
                     let hit = match hit {
-                        Some((_, w, ..))
-                            if open
-                                && !own_operation(p, v.nodes[w].method.class, class)
-                                && own_operation(p, v.nodes[n].method.class, class) =>
-                        {
-                            search(true).or(hit)
-                        }
+                        Some((_, w, ..)) if open && !own(w) && own(n) => search(true).or(hit),
                         _ => hit,
                     };
                     if let Some((pair, writer, foreign)) = hit {
@@ -333,6 +328,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     let mut out = Vec::new();
     for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
+        let own = |node: usize| own_operation(p, v.nodes[node].method.class, class);
         for &(n, (a, b), writer, foreign) in list {
             if above_violation.get(n, slot) || !reported.insert((v.nodes[n].method, class)) {
                 continue;
@@ -352,9 +348,7 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 b,
                 writer,
                 foreign,
-                indirect: open
-                    && !(own_operation(p, v.nodes[n].method.class, class)
-                        && own_operation(p, v.nodes[writer].method.class, class)),
+                indirect: open && !(own(n) && own(writer)),
             };
             out.push(explain(p, v, &x, &involved));
         }

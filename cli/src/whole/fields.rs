@@ -240,16 +240,6 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
     // Which way each test goes when the field is unset: its jump target for `ifnull`/`ifeq`,
     // its fall-through for `ifnonnull`/`ifne`; the block entered that way, when the test is
     // the only way into it.
-    let nblocks = cfg.blocks.len();
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nblocks];
-    for (b, blk) in cfg.blocks.iter().enumerate() {
-        let handlers = (blk.start..blk.end).flat_map(|i| cfg.handlers_at[i as usize].iter());
-        for &s in blk.succs.iter().chain(handlers) {
-            if !preds[s as usize].contains(&(b as u32)) {
-                preds[s as usize].push(b as u32);
-            }
-        }
-    }
     let unset_block = |j: usize| -> Option<u32> {
         let Op::If { cond, target, .. } = code.insns[j].op else {
             return None;
@@ -260,27 +250,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
             Cond::Other => return None,
         };
         let u = *cfg.block_of.get(at)?;
-        (preds[u as usize] == [cfg.block_of[j]]).then_some(u)
-    };
-    // Whether every path from the method's entry to block `to` passes through block `via`.
-    let dominated = |via: u32, to: u32| -> bool {
-        if via == to {
-            return true;
-        }
-        let mut seen = vec![false; nblocks];
-        let mut stack = vec![0u32];
-        while let Some(b) = stack.pop() {
-            if b == via || std::mem::replace(&mut seen[b as usize], true) {
-                continue;
-            }
-            if b == to {
-                return false;
-            }
-            let blk = &cfg.blocks[b as usize];
-            let handlers = (blk.start..blk.end).flat_map(|i| cfg.handlers_at[i as usize].iter());
-            stack.extend(blk.succs.iter().chain(handlers).copied());
-        }
-        true
+        cfg.only_entered_from(u, cfg.block_of[j]).then_some(u)
     };
     // The places of the reads and writes, from the engine: the object and the critical section.
     let mut places = Places {
@@ -314,7 +284,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
             tests.iter().any(|&(j, g)| {
                 g == f
                     && place(j - 1) == Some((object, Some(region)))
-                    && unset_block(j).is_some_and(|u| dominated(u, cfg.block_of[i]))
+                    && unset_block(j).is_some_and(|u| cfg.dominates(u, cfg.block_of[i]))
             })
         })
         .collect()
