@@ -585,6 +585,15 @@ impl ThreadSafeList {
     }
 }
 
+/// A call of `Object.clone()` as the platform implements it (`super.clone()` reaching
+/// `Object`, an array's `clone()`, a platform class's copy such as `ArrayList.clone()`): by its
+/// contract a new object, a copy no other thread can see yet. A `clone()` the program overrides
+/// is resolved to its code instead and is fresh when its summary says so
+/// ([`crate::analysis::summary::compute_fresh`]).
+pub fn is_platform_copy(name: &str, desc: &str, instance: bool) -> bool {
+    instance && name == "clone" && desc == "()Ljava/lang/Object;"
+}
+
 /// Methods of `java.lang.Object` (and constructors): never a region on their own.
 fn is_object_method(name: &str) -> bool {
     matches!(
@@ -703,6 +712,8 @@ pub enum CallTarget {
     Format,
     /// A clock of the platform (see [`ThreadSafeList::is_clock`]).
     Clock,
+    /// The platform's `clone()` (see [`is_platform_copy`]): a new object.
+    Copy,
     /// Neither scanned nor on the classpath. `reads_heap`: its result may come from shared
     /// state other than its arguments (see [`unknown_reads_heap`]).
     Unknown {
@@ -794,6 +805,9 @@ pub fn resolve_call(
     }
     let maybe_thread_safe = instance && !is_object_method(name) && p.has_thread_safe_fields();
     let Some(target) = p.resolved(caller.class_id, ref_id) else {
+        if is_platform_copy(name, &r.desc, instance) {
+            return CallTarget::Copy;
+        }
         return CallTarget::Unknown {
             returns,
             maybe_thread_safe,
@@ -878,6 +892,9 @@ pub fn call_effect(
         CallTarget::Format => CallEffect::Format,
         CallTarget::Clock => CallEffect::Plain {
             returns: Returns::Clock,
+        },
+        CallTarget::Copy => CallEffect::Plain {
+            returns: Returns::Fresh,
         },
         CallTarget::Unknown {
             returns,

@@ -417,10 +417,18 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
         .flat_map_iter(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
                 let code = m.code.as_ref()?;
-                let allocates = code
-                    .insns
-                    .iter()
-                    .any(|i| matches!(i.op, Op::New(_) | Op::NewArray(_)));
+                let allocates = code.insns.iter().any(|i| match i.op {
+                    Op::New(_) | Op::NewArray(_) => true,
+                    Op::Invoke(kind, r) => {
+                        let mr = c.member(r);
+                        crate::analysis::locks::is_platform_copy(
+                            &mr.name,
+                            &mr.desc,
+                            kind != crate::bytecode::InvokeKind::Static,
+                        )
+                    }
+                    _ => false,
+                });
                 (returns_object(m) && allocates).then_some(MethodId {
                     class: ci as u32,
                     method: mi as u32,
@@ -470,10 +478,11 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
         return false;
     };
     let mut returns = 0;
+    let cfg = crate::bytecode::cfg::Cfg::build(code);
     for (j, i) in code.insns.iter().enumerate() {
         if matches!(i.op, Op::Return(1)) {
             returns += 1;
-            if !fresh_before(p, id, c, code, j, 2) {
+            if !fresh_before(p, (id, c), (code, &cfg), j, 2) {
                 return false;
             }
         }
@@ -485,9 +494,8 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
 /// [`returns_fresh`]); `depth` bounds how far locals are followed.
 fn fresh_before(
     p: &Program,
-    id: MethodId,
-    c: &crate::bytecode::Class,
-    code: &crate::bytecode::Code,
+    (id, c): (MethodId, &crate::bytecode::Class),
+    (code, cfg): (&crate::bytecode::Code, &crate::bytecode::cfg::Cfg),
     end: usize,
     depth: u32,
 ) -> bool {
@@ -496,14 +504,25 @@ fn fresh_before(
     };
     match prev.op {
         Op::Const(_) | Op::Flag(_) | Op::NewArray(_) => true,
-        Op::CheckCast => fresh_before(p, id, c, code, end - 1, depth),
-        Op::Invoke(_, r) => {
-            &*c.member(r).name == "<init>"
-                || p.resolved(id.class, r)
-                    .is_some_and(|t| p.summary(t).returns_fresh)
+        Op::CheckCast => fresh_before(p, (id, c), (code, cfg), end - 1, depth),
+        Op::Invoke(kind, r) => {
+            let m = c.member(r);
+            &*m.name == "<init>"
+                || match p.resolved(id.class, r) {
+                    Some(t) => p.summary(t).returns_fresh,
+                    None => crate::analysis::locks::is_platform_copy(
+                        &m.name,
+                        &m.desc,
+                        kind != crate::bytecode::InvokeKind::Static,
+                    ),
+                }
         }
+        // The stores that can reach the load (not a `catch` block's exception reusing the
+        // slot).
         Op::Load(k, 1) if depth > 0 => code.insns.iter().enumerate().all(|(j, i)| match i.op {
-            Op::Store(s, 1) if s == k => fresh_before(p, id, c, code, j, depth - 1),
+            Op::Store(s, 1) if s == k && cfg.can_follow(j as u32, end as u32 - 1) => {
+                fresh_before(p, (id, c), (code, cfg), j, depth - 1)
+            }
             _ => true,
         }),
         _ => false,

@@ -1210,6 +1210,27 @@ impl Run<'_> {
     }
 
     fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
+        let v = self.call_effect(cx, effect, inputs, ctl);
+        // The platform's `clone()` (`super.clone()`, an array's): a copy, a new object as one
+        // this method allocated: its fields are not shared state yet.
+        let copy = match self.code.insns.get(cx.at as usize).map(|i| &i.op) {
+            Some(Op::Invoke(kind, r)) => {
+                let m = self.class.member(*r);
+                crate::analysis::locks::is_platform_copy(
+                    &m.name,
+                    &m.desc,
+                    *kind != crate::bytecode::InvokeKind::Static,
+                ) && self.p.resolved(self.id.class, *r).is_none()
+            }
+            _ => false,
+        };
+        Val {
+            local: v.local || copy,
+            ..v
+        }
+    }
+
+    fn call_effect(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
         // A `Boolean` flag unboxed is the same flag.
         if let (Some(Op::Invoke(_, r)), Some(recv)) = (
             self.code.insns.get(cx.at as usize).map(|i| &i.op),
