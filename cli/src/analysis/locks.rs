@@ -594,6 +594,19 @@ pub fn is_platform_copy(name: &str, desc: &str, instance: bool) -> bool {
     instance && name == "clone" && desc == "()Ljava/lang/Object;"
 }
 
+/// Whether call `r` of class `class_id` (`class`) is the platform's `clone()`
+/// ([`is_platform_copy`]): not resolved to code of the program.
+pub fn calls_platform_copy(
+    p: &Program,
+    (class_id, class): (u32, &Class),
+    kind: InvokeKind,
+    r: crate::bytecode::RefId,
+) -> bool {
+    let m = class.member(r);
+    is_platform_copy(&m.name, &m.desc, kind != InvokeKind::Static)
+        && p.resolved(class_id, r).is_none()
+}
+
 /// Methods of `java.lang.Object` (and constructors): never a region on their own.
 fn is_object_method(name: &str) -> bool {
     matches!(

@@ -506,16 +506,10 @@ fn fresh_before(
         Op::Const(_) | Op::Flag(_) | Op::NewArray(_) => true,
         Op::CheckCast => fresh_before(p, (id, c), (code, cfg), end - 1, depth),
         Op::Invoke(kind, r) => {
-            let m = c.member(r);
-            &*m.name == "<init>"
-                || match p.resolved(id.class, r) {
-                    Some(t) => p.summary(t).returns_fresh,
-                    None => crate::analysis::locks::is_platform_copy(
-                        &m.name,
-                        &m.desc,
-                        kind != crate::bytecode::InvokeKind::Static,
-                    ),
-                }
+            &*c.member(r).name == "<init>"
+                || p.resolved(id.class, r)
+                    .is_some_and(|t| p.summary(t).returns_fresh)
+                || crate::analysis::locks::calls_platform_copy(p, (id.class, c), kind, r)
         }
         // The stores that can reach the load (not a `catch` block's exception reusing the
         // slot).

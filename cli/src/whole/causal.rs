@@ -1214,14 +1214,12 @@ impl Run<'_> {
         // The platform's `clone()` (`super.clone()`, an array's): a copy, a new object as one
         // this method allocated: its fields are not shared state yet.
         let copy = match self.code.insns.get(cx.at as usize).map(|i| &i.op) {
-            Some(Op::Invoke(kind, r)) => {
-                let m = self.class.member(*r);
-                crate::analysis::locks::is_platform_copy(
-                    &m.name,
-                    &m.desc,
-                    *kind != crate::bytecode::InvokeKind::Static,
-                ) && self.p.resolved(self.id.class, *r).is_none()
-            }
+            Some(&Op::Invoke(kind, r)) => crate::analysis::locks::calls_platform_copy(
+                self.p,
+                (self.id.class, self.class),
+                kind,
+                r,
+            ),
             _ => false,
         };
         Val {
