@@ -189,6 +189,7 @@ impl Program {
                 names.push(name);
             }
         }
+        p.fields.one_way = sharing::one_way_fields(&p);
         let t_index = t0.elapsed();
         let t = std::time::Instant::now();
         let (summaries, callers) = summary::compute(&p);

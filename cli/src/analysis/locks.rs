@@ -362,6 +362,12 @@ pub struct ThreadSafeList {
     /// Interfaces whose objects are used by one thread at a time by contract (iterators).
     confined: FxHashSet<String>,
     legacy: FxHashSet<String>,
+    /// Thread-safe holders of one value (an atomic): `scalar`.
+    scalars: FxHashSet<String>,
+    /// Methods of a scalar that store their last argument as its value: `scalar-set`.
+    scalar_sets: FxHashSet<String>,
+    /// Platform methods that reach a field by its name (`reflective`): `class.method`.
+    reflective: Pairs,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -409,6 +415,7 @@ impl ThreadSafeList {
                 "format" => self.formats.insert_member(name),
                 "validating" => self.validating.insert_signature(name),
                 "head-remove" => self.head_removes.insert_signature(name),
+                "reflective" => self.reflective.insert_member(name),
                 _ => {}
             }
             let set = match kind {
@@ -425,6 +432,8 @@ impl ThreadSafeList {
                 "value" => &mut self.values,
                 "confined" => &mut self.confined,
                 "legacy" => &mut self.legacy,
+                "scalar" => &mut self.scalars,
+                "scalar-set" => &mut self.scalar_sets,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -493,6 +502,23 @@ impl ThreadSafeList {
     /// read from the object before is no longer in it.
     pub fn is_set(&self, name: &str) -> bool {
         self.sets.contains(name)
+    }
+
+    /// Whether a class is a thread-safe holder of one value (`scalar`: an atomic).
+    pub fn is_scalar(&self, class: &str) -> bool {
+        self.scalars.contains(class)
+    }
+
+    /// Whether method `name` of a scalar stores its last argument as the value (`scalar-set`:
+    /// `set`, `getAndSet`, `compareAndSet`).
+    pub fn is_scalar_set(&self, name: &str) -> bool {
+        self.scalar_sets.contains(name)
+    }
+
+    /// Whether a platform method reaches a field by its name (`reflective`: a field updater, a
+    /// `VarHandle`, `Unsafe`'s offsets): code calling it may write fields with no `putfield`.
+    pub fn is_reflective(&self, class: &str, name: &str) -> bool {
+        self.reflective.contains(class, name)
     }
 
     /// Whether method `name` of a thread-safe object is a single-writer publication

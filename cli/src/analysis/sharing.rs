@@ -11,7 +11,8 @@
 
 use rayon::prelude::*;
 
-use crate::bytecode::{acc, Class, InvokeKind, Op};
+use crate::analysis::locks::STATE_WRITE;
+use crate::bytecode::{acc, Class, InvokeKind, Konst, Op};
 use crate::fxhash::FxHashSet;
 
 /// Package prefixes of the platform's classes (internal names).
@@ -54,6 +55,9 @@ pub struct FieldFacts {
     /// a class implementing a `confined` interface of the platform model (an iterator). Not
     /// shared, however often it changes. Filled in by the program once its types are known.
     pub confined: Vec<bool>,
+    /// What every write of the field (or of the atomic it holds) stores, when one constant
+    /// ([`one_way_fields`]). Filled in by the program once its types are known.
+    pub one_way: Vec<OneWay>,
 }
 
 /// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
@@ -111,6 +115,7 @@ impl FieldFacts {
             written: is_written,
             mutable,
             confined,
+            one_way: Vec::new(),
         }
     }
 
@@ -185,4 +190,214 @@ pub fn init_only_methods(c: &Class) -> Vec<bool> {
             return init;
         }
     }
+}
+
+/// What every write of a field stores once its object is constructed, when that is one
+/// constant: a *one-way* field. `field`: the field itself (`closed = true` and nothing else);
+/// `state`: the value of the atomic it holds (`scheduled.set(true)` and nothing else, the
+/// field itself set only to new atomics at construction). A branch on such a variable that
+/// sees the constant sees its last value: no thread can change it back, so a decision taken
+/// on it never goes stale (`if (closed) return;`, `if (!scheduled.get()) return;`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OneWay {
+    pub field: Option<Konst>,
+    pub state: Option<Konst>,
+}
+
+/// What the writes of one variable were seen to store: a bit per [`Konst`] case, and
+/// [`OTHER`] for anything else (a computed value, an unknown use of the atomic).
+const OTHER: u8 = 8;
+
+fn konst_bit(k: Konst) -> u8 {
+    match k {
+        Konst::Null => 1,
+        Konst::Zero => 2,
+        Konst::NonZero => 4,
+    }
+}
+
+fn one_konst(bits: u8) -> Option<Konst> {
+    match bits {
+        1 => Some(Konst::Null),
+        2 => Some(Konst::Zero),
+        4 => Some(Konst::NonZero),
+        _ => None,
+    }
+}
+
+/// The constant instruction `at` pushes: a [`Op::Flag`], or `Boolean.TRUE`/`FALSE`.
+fn konst_at(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<Konst> {
+    match code.insns.get(at)?.op {
+        Op::Flag(k) => Some(k),
+        Op::GetStatic(r) => {
+            let m = c.member(r);
+            match (&*m.class, &*m.name) {
+                ("java/lang/Boolean", "TRUE") => Some(Konst::NonZero),
+                ("java/lang/Boolean", "FALSE") => Some(Konst::Zero),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The instructions of a method that a branch, a switch or an exception handler jumps to.
+fn jump_targets(code: &crate::bytecode::Code) -> FxHashSet<u32> {
+    let mut t: FxHashSet<u32> = code.handlers.iter().map(|h| h.handler).collect();
+    for i in &code.insns {
+        match i.op {
+            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
+                t.insert(target);
+            }
+            Op::Switch(s) => t.extend(code.switch_targets(s).iter().copied()),
+            _ => {}
+        }
+    }
+    t
+}
+
+/// The one-way fields of the program, by field id ([`OneWay`]).
+///
+/// A field counts when code outside the program cannot write it (neither `public` nor
+/// `protected`), its class does not reach fields by name (`reflective` in the platform model:
+/// a field updater, a `VarHandle`), and every write of it outside its class's construction
+/// stores one constant pushed right before it (`aconst_null`, `iconst_1`, `Boolean.TRUE`),
+/// on a path no branch joins. The value of the atomic it holds (`scalar` in the platform
+/// model) counts when every use of the field is a call on it: reads, and `scalar-set`s of
+/// one such constant, with only simple pushes (constants, locals) between the field read and
+/// the call; and the field itself is set only at construction, to a new atomic.
+pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
+    let facts = &p.fields;
+    let ts = &p.thread_safe;
+    // Per class: (field id, of the atomic's value, what a write stores).
+    let seen: Vec<Vec<(u32, bool, u8)>> = p
+        .classes
+        .par_iter()
+        .map(|c| {
+            let init = init_only_methods(c);
+            let mut out = Vec::new();
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                let mut targets: Option<FxHashSet<u32>> = None;
+                let mut jumped = |at: usize| {
+                    targets
+                        .get_or_insert_with(|| jump_targets(code))
+                        .contains(&(at as u32))
+                };
+                for (at, insn) in code.insns.iter().enumerate() {
+                    let (r, put) = match insn.op {
+                        Op::PutField(r) | Op::PutStatic(r) => (r, true),
+                        Op::GetField(r) | Op::GetStatic(r) => (r, false),
+                        _ => continue,
+                    };
+                    let fr = c.member(r);
+                    let Some((ci, fi)) = p.field_owner(&fr.class, &fr.name) else {
+                        continue;
+                    };
+                    let id = facts.id(ci, fi);
+                    let constructing = init[mi] && *fr.class == *c.name;
+                    if put {
+                        // The field itself: a constant, or anything else.
+                        if !constructing {
+                            let k = at
+                                .checked_sub(1)
+                                .filter(|_| !jumped(at))
+                                .and_then(|b| konst_at(c, code, b));
+                            out.push((id, false, k.map_or(OTHER, konst_bit)));
+                        }
+                        // The atomic it holds: replaced only by a new one at construction.
+                        let fresh = at.checked_sub(1).is_some_and(|b| {
+                            matches!(code.insns[b].op, Op::Invoke(InvokeKind::Special, r)
+                                if &*c.member(r).name == "<init>")
+                        });
+                        if !(constructing && fresh) {
+                            out.push((id, true, OTHER));
+                        }
+                        continue;
+                    }
+                    if !fr.desc.starts_with('L') || constructing {
+                        continue;
+                    }
+                    // A read of the field: the atomic's value is read or set by a call on it,
+                    // its arguments pushed by the instructions in between, or the atomic goes
+                    // where we do not follow it.
+                    let simple = |k: usize| {
+                        matches!(
+                            code.insns[k].op,
+                            Op::Flag(_) | Op::Const(1) | Op::Load(_, 1)
+                        ) || konst_at(c, code, k).is_some()
+                    };
+                    let mut k = at + 1;
+                    while k < code.insns.len() && k - at <= 3 && simple(k) {
+                        k += 1;
+                    }
+                    let stored = match code.insns.get(k).map(|i| &i.op) {
+                        Some(&Op::Invoke(kind, mr))
+                            if kind != InvokeKind::Static && !(at + 1..=k).any(&mut jumped) =>
+                        {
+                            let mr = c.member(mr);
+                            let args = k - at - 1;
+                            if !ts.is_scalar(&mr.class) || mr.arg_slots as usize != args {
+                                OTHER
+                            } else if ts.is_scalar_set(&mr.name) && args > 0 {
+                                konst_at(c, code, k - 1).map_or(OTHER, konst_bit)
+                            } else if args == 0 && ts.state_access(&mr.name) & STATE_WRITE == 0 {
+                                0
+                            } else {
+                                OTHER
+                            }
+                        }
+                        _ => OTHER,
+                    };
+                    if stored != 0 {
+                        out.push((id, true, stored));
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    let mut bits = vec![(0u8, 0u8); facts.owner.len()];
+    for (id, state, b) in seen.into_iter().flatten() {
+        let e = &mut bits[id as usize];
+        if state {
+            e.1 |= b;
+        } else {
+            e.0 |= b;
+        }
+    }
+    // Classes whose fields code reaches by name.
+    let reflective: FxHashSet<&str> = p
+        .classes
+        .par_iter()
+        .filter(|c| {
+            c.methods
+                .iter()
+                .flat_map(|m| m.code.iter().flat_map(|code| &code.insns))
+                .any(|i| match i.op {
+                    Op::Invoke(_, r) => {
+                        let m = c.member(r);
+                        ts.is_reflective(&m.class, &m.name)
+                    }
+                    _ => false,
+                })
+        })
+        .map(|c| crate::program::nest(&c.name))
+        .collect();
+    facts
+        .owner
+        .iter()
+        .zip(bits)
+        .map(|(&(ci, fi), (field, state))| {
+            let c = &p.classes[ci as usize];
+            let hidden = c.fields[fi as usize].access & (acc::PUBLIC | acc::PROTECTED) == 0;
+            if !hidden || reflective.contains(crate::program::nest(&c.name)) {
+                return OneWay::default();
+            }
+            OneWay {
+                field: one_konst(field),
+                state: one_konst(state),
+            }
+        })
+        .collect()
 }

@@ -126,6 +126,10 @@ pub struct Summary {
     /// (`if (v == null) { if (map.putIfAbsent(k, t) == null) created = true; } .. if (created)
     /// map.put(k, r)`): a caller's stale look at that variable, passed in, is re-checked.
     pub param_superseded: Vec<(u8, GAccess)>,
+    /// Of [`Self::param_writes`] of its own regions, those a parameter reaches by control
+    /// alone: it decides whether the write happens (`if (n > 0) notified = false;` with `n`
+    /// computed from the arguments), the value written does not come from it.
+    pub param_decides: Vec<(u8, GAccess)>,
     /// A parameter flows into a write outside every region of the method.
     pub param_plain_writes: Vec<(u8, Var, Loc)>,
     /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
@@ -879,6 +883,11 @@ impl Run<'_> {
             {
                 continue;
             }
+            // A look that saw a one-way variable's last value decides on what no thread can
+            // change any more.
+            if check && self.terminal_look(b, src.var, entry_at) {
+                continue;
+            }
             let superseded = if check {
                 rechecked.contains(&src.var)
             } else {
@@ -905,6 +914,58 @@ impl Run<'_> {
                 index,
             });
         }
+    }
+
+    /// Whether the conditions on source `b` that the instruction at `at` depends on all test the
+    /// value it read, just read (`if (closed)`, `if (!scheduled.get())`), and all go the way of
+    /// the one constant every write of the variable stores ([`sharing::OneWay`]): the look saw
+    /// the variable's last value, which no thread changes back.
+    fn terminal_look(&self, b: usize, var: Var, at: u32) -> bool {
+        use crate::bytecode::Cond;
+        let one_way = self.p.fields.one_way.get(var_field(var) as usize);
+        let last = match var_kind(var) {
+            FIELD => one_way.and_then(|o| o.field),
+            STATE => one_way.and_then(|o| o.state),
+            _ => None,
+        };
+        let Some(last) = last else {
+            return false;
+        };
+        let read_at = match self.srcs.get(b) {
+            Some(Src::Atomic(g)) if g.loc.method == self.id => g.loc.at,
+            Some(Src::Plain(_, loc)) if loc.method == self.id => loc.at,
+            _ => return false,
+        };
+        let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
+            return false;
+        };
+        let mut tested = false;
+        for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
+            if self.branch.get(&br).is_none_or(|c| c.src & (1 << b) == 0) {
+                continue;
+            }
+            let same_block =
+                |i: u32| self.block_of.get(i as usize) == self.block_of.get(br as usize);
+            let Some(Op::If { target, cond, .. }) = self.code.insns.get(br as usize).map(|i| &i.op)
+            else {
+                return false;
+            };
+            if br != read_at + 1 || !same_block(read_at) || edge == crate::bytecode::cfg::EDGES {
+                return false;
+            }
+            let jumps = Some(&edge) == self.block_of.get(*target as usize);
+            let seen = match (cond, jumps) {
+                (Cond::Zero, true) | (Cond::NonZero, false) => Konst::Zero,
+                (Cond::Zero, false) | (Cond::NonZero, true) => Konst::NonZero,
+                (Cond::Null, true) | (Cond::NonNull, false) => Konst::Null,
+                _ => return false,
+            };
+            if seen != last {
+                return false;
+            }
+            tested = true;
+        }
+        tested
     }
 
     /// Whether the write at `at` is decided by the outcome of the thread's own update of `var`
@@ -1027,8 +1088,11 @@ impl Run<'_> {
                 self.note_outcome_checked(self.control(at), dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
-                    if data & (1 << p) == 0 && self.decided_by_outcome(at, p, var) {
-                        push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                    if data & (1 << p) == 0 {
+                        push_capped(&mut self.out.summary.param_decides, (p as u8, dst));
+                        if self.decided_by_outcome(at, p, var) {
+                            push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                        }
                     }
                 }
             }
@@ -1158,8 +1222,11 @@ impl Run<'_> {
                     self.note_outcome_checked(ctl, dst);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
-                        if args.data & (1 << p) == 0 && self.decided_by_outcome(cx.at, p, var) {
-                            push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                        if args.data & (1 << p) == 0 {
+                            push_capped(&mut self.out.summary.param_decides, (p as u8, dst));
+                            if self.decided_by_outcome(cx.at, p, var) {
+                                push_capped(&mut self.out.summary.param_superseded, (p as u8, dst));
+                            }
                         }
                     }
                 }
@@ -1444,8 +1511,13 @@ impl Run<'_> {
                             arg(slot)
                         };
                         // Re-checked: the caller's condition decides nothing, not even as the
-                        // implicit flow an argument computed under it carries.
-                        let decided = if rechecked(&w) {
+                        // implicit flow an argument computed under it carries; nor does an
+                        // argument the callee only decides by (`read(buf, pos + n, len - n)`
+                        // after a first read: its count tells whether to write, the callee's
+                        // own look at the variable tells too).
+                        let decided = if rechecked(&w) && s.param_decides.contains(&(slot, w)) {
+                            Val::default()
+                        } else if rechecked(&w) {
                             a.without_control(ctl)
                         } else {
                             // Looks the callee re-checks by its update's outcome decide nothing.
