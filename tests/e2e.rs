@@ -2123,3 +2123,67 @@ public class Sequential {
         "Java 8 and Java 17 give the same findings"
     );
 }
+
+/// `method-consistency` gives one result for one pair of sections, even when the method sees
+/// them through the fields of several classes: an inherited method that refreshes under its
+/// lock and then reads the subclass's cache by dispatch is not atomic once, whichever provider
+/// it runs on; the result names the other class's fields too.
+#[test]
+fn one_pair_of_sections_seen_through_two_classes_is_one_result() {
+    const PROVIDER: &str = r#"package e2e.onecause;
+
+/** Device infos cached by each kind of provider; the list is refreshed under the lock. */
+public abstract class Provider {
+    private Object[] devices = new Object[0];
+
+    protected abstract Object[] cache();
+
+    protected abstract void setCache(Object[] infos);
+
+    synchronized void refresh() {
+        Object[] found = new Object[devices.length + 1];
+        setCache(found);
+        devices = found;
+    }
+
+    public Object[] infos() {
+        refresh(); // ONE-CAUSE
+        return cache();
+    }
+}
+"#;
+    let kind = |k: &str| {
+        format!(
+            "package e2e.onecause;\n\npublic class {k}Provider extends Provider {{\n    \
+             private Object[] cache;\n\n    @Override\n    protected Object[] cache() {{\n        \
+             return cache;\n    }}\n\n    @Override\n    protected void setCache(Object[] infos) \
+             {{\n        cache = infos;\n    }}\n}}\n"
+        )
+    };
+    let (inp, outp) = (kind("In"), kind("Out"));
+    let src = common::scratch_dir("onecause-src");
+    let classes = common::scratch_dir("onecause-classes");
+    common::compile_sources(
+        &src,
+        &classes,
+        "17",
+        &[
+            ("e2e/onecause/Provider.java", PROVIDER),
+            ("e2e/onecause/InProvider.java", &inp),
+            ("e2e/onecause/OutProvider.java", &outp),
+        ],
+    );
+    let (run, report) = scan_json(&[&classes], &["--rules", "method-consistency"]);
+    let mc = report.findings_of("method-consistency");
+    let line = line_of(PROVIDER, "// ONE-CAUSE");
+    let at: Vec<_> = mc
+        .iter()
+        .filter(|f| f.method == "infos" && f.line == Some(line))
+        .collect();
+    assert_eq!(at.len(), 1, "one result\n{}", run.describe());
+    assert!(
+        at[0].message.contains("InProvider") && at[0].message.contains("OutProvider"),
+        "the result names both classes' fields: {}",
+        at[0].message
+    );
+}

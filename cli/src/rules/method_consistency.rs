@@ -325,7 +325,13 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
     // Strictly below a node: through at least one call.
     let above_violation = reaches_violation.through_calls(v);
     let mut reported: FxHashSet<(crate::program::MethodId, u32)> = FxHashSet::default();
-    let mut out = Vec::new();
+    // One result per method and line: the same sections seen through the fields of several
+    // classes (an inherited method reading two subclasses' fields by dispatch) are one cause;
+    // the first result names the further classes' fields too. (Violations at other lines of
+    // the method stay results of their own: another place to fix.)
+    type ResultKey = (crate::program::MethodId, Option<u32>);
+    let mut result_of: FxHashMap<ResultKey, (usize, String)> = FxHashMap::default();
+    let mut out: Vec<Diagnostic> = Vec::new();
     for (slot, &class) in classes.iter().enumerate() {
         let list = &by_class[&class];
         let own = |node: usize| own_operation(p, v.nodes[node].method.class, class);
@@ -350,10 +356,56 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 foreign,
                 indirect: open && !(own(n) && own(writer)),
             };
-            out.push(explain(p, v, &x, &involved));
+            let d = explain(p, v, &x, &involved);
+            let what = fields_of(p, v, &x);
+            let key = (v.nodes[n].method, d.line);
+            match result_of.get_mut(&key) {
+                None => {
+                    result_of.insert(key, (out.len(), what));
+                    out.push(d);
+                }
+                Some((i, first_what)) => {
+                    let first = &mut out[*i];
+                    // The result is the warning's, when one of them is.
+                    let (primary, secondary, also) = if d.level > first.level {
+                        let old = std::mem::replace(first, d);
+                        let also = std::mem::replace(first_what, what);
+                        (first, old, also)
+                    } else {
+                        (first, d, what)
+                    };
+                    merge_into(primary, secondary, &also);
+                }
+            }
         }
     }
     out
+}
+
+/// The fields of violation `x`, for a message: "`a`, `b` of `Class`".
+fn fields_of(p: &Program, v: &Views, x: &Violation) -> String {
+    let names: Vec<String> = x
+        .vars
+        .iter()
+        .map(|&f| format!("`{}`", v.fields.describe(p, f).1))
+        .collect();
+    let owner = p.class(x.class).name.rsplit('/').next().unwrap_or_default();
+    format!("{} of `{owner}`", names.join(", "))
+}
+
+/// Join a further violation `d` of a method at the same line (on the fields `also`) into its
+/// result `first`: the message names its fields too (the steps stay those of one pair of
+/// sections and its writer).
+fn merge_into(first: &mut Diagnostic, d: Diagnostic, also: &str) {
+    first.message = format!(
+        "{}; it also accesses {also} in separate critical sections",
+        first.message
+    );
+    for t in d.threads {
+        if !first.threads.contains(&t) {
+            first.threads.push(t);
+        }
+    }
 }
 
 /// A section a method enters: a lock view, or an unlocked access (node, instruction).
