@@ -315,12 +315,12 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
                         }
                         continue;
                     }
-                    if !fr.desc.starts_with('L') || constructing {
+                    if !fr.desc.starts_with('L') {
                         continue;
                     }
-                    // A read of the field: the atomic's value is read or set by a call on it,
-                    // its arguments pushed by the instructions in between, or the atomic goes
-                    // where we do not follow it.
+                    // A read of the field (in a constructor too: the atomic may escape there):
+                    // the atomic's value is read or set by a call on it, its arguments pushed by
+                    // the instructions in between, or the atomic goes where we do not follow it.
                     let simple = |k: usize| {
                         matches!(
                             code.insns[k].op,
