@@ -225,35 +225,26 @@ fn one_konst(bits: u8) -> Option<Konst> {
     }
 }
 
+/// The constant `Boolean.TRUE` or `Boolean.FALSE` a static field read gives, as a branch on
+/// the unboxed value sees it.
+pub fn boolean_constant(class: &str, name: &str) -> Option<Konst> {
+    match (class, name) {
+        ("java/lang/Boolean", "TRUE") => Some(Konst::NonZero),
+        ("java/lang/Boolean", "FALSE") => Some(Konst::Zero),
+        _ => None,
+    }
+}
+
 /// The constant instruction `at` pushes: a [`Op::Flag`], or `Boolean.TRUE`/`FALSE`.
 fn konst_at(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<Konst> {
     match code.insns.get(at)?.op {
         Op::Flag(k) => Some(k),
         Op::GetStatic(r) => {
             let m = c.member(r);
-            match (&*m.class, &*m.name) {
-                ("java/lang/Boolean", "TRUE") => Some(Konst::NonZero),
-                ("java/lang/Boolean", "FALSE") => Some(Konst::Zero),
-                _ => None,
-            }
+            boolean_constant(&m.class, &m.name)
         }
         _ => None,
     }
-}
-
-/// The instructions of a method that a branch, a switch or an exception handler jumps to.
-fn jump_targets(code: &crate::bytecode::Code) -> FxHashSet<u32> {
-    let mut t: FxHashSet<u32> = code.handlers.iter().map(|h| h.handler).collect();
-    for i in &code.insns {
-        match i.op {
-            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
-                t.insert(target);
-            }
-            Op::Switch(s) => t.extend(code.switch_targets(s).iter().copied()),
-            _ => {}
-        }
-    }
-    t
 }
 
 /// The one-way fields of the program, by field id ([`OneWay`]).
@@ -278,11 +269,14 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
             let mut out = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
-                let mut targets: Option<FxHashSet<u32>> = None;
+                // Where a block starts: another path may join there.
+                let mut leaders: Option<Vec<bool>> = None;
                 let mut jumped = |at: usize| {
-                    targets
-                        .get_or_insert_with(|| jump_targets(code))
-                        .contains(&(at as u32))
+                    leaders
+                        .get_or_insert_with(|| crate::bytecode::cfg::leaders(code))
+                        .get(at)
+                        .copied()
+                        .unwrap_or(true)
                 };
                 for (at, insn) in code.insns.iter().enumerate() {
                     let (r, put) = match insn.op {

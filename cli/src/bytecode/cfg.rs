@@ -46,43 +46,47 @@ pub struct Cfg {
     pub locals: Vec<BlockLocals>,
 }
 
+/// The instructions that start a basic block (index `insns.len()` included, as the end): the
+/// first, every branch, switch, subroutine and handler target, and every instruction after a
+/// branch, a return or a throw. Nothing jumps into the middle of a block: an instruction that
+/// starts none is reached only from the one before it.
+pub fn leaders(code: &Code) -> Vec<bool> {
+    let n = code.insns.len();
+    let mut leader = vec![false; n + 1];
+    if n > 0 {
+        leader[0] = true;
+    }
+    for (i, insn) in code.insns.iter().enumerate() {
+        let next = i + 1;
+        match &insn.op {
+            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
+                leader[*target as usize] = true;
+                leader[next] = true;
+            }
+            Op::Switch(table) => {
+                for t in code.switch_targets(*table) {
+                    leader[*t as usize] = true;
+                }
+                leader[next] = true;
+            }
+            Op::Return(_) | Op::Athrow | Op::Ret(_) => leader[next] = true,
+            _ => {}
+        }
+    }
+    for h in &code.handlers {
+        leader[h.handler as usize] = true;
+    }
+    leader
+}
+
 impl Cfg {
     pub fn build(code: &Code) -> Cfg {
         let n = code.insns.len();
-        let mut leader = vec![false; n + 1];
-        if n > 0 {
-            leader[0] = true;
-        }
-        let mut jsr_returns = Vec::new();
-        for (i, insn) in code.insns.iter().enumerate() {
-            let next = i + 1;
-            match &insn.op {
-                Op::If { target, .. } => {
-                    leader[*target as usize] = true;
-                    leader[next] = true;
-                }
-                Op::Goto(t) => {
-                    leader[*t as usize] = true;
-                    leader[next] = true;
-                }
-                Op::Jsr(t) => {
-                    leader[*t as usize] = true;
-                    leader[next] = true;
-                    jsr_returns.push(next as u32);
-                }
-                Op::Switch(table) => {
-                    for t in code.switch_targets(*table) {
-                        leader[*t as usize] = true;
-                    }
-                    leader[next] = true;
-                }
-                Op::Return(_) | Op::Athrow | Op::Ret(_) => leader[next] = true,
-                _ => {}
-            }
-        }
-        for h in &code.handlers {
-            leader[h.handler as usize] = true;
-        }
+        let leader = leaders(code);
+        let jsr_returns: Vec<u32> = (code.insns.iter().enumerate())
+            .filter(|(_, i)| matches!(i.op, Op::Jsr(_)))
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
         let mut block_of = vec![0u32; n];
         let mut starts = Vec::new();
         for i in 0..n {

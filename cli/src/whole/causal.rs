@@ -354,6 +354,27 @@ const NONZERO: usize = 2;
 const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
 
+/// The case of [`Val::flag`] a constant is.
+fn case_of(k: Konst) -> usize {
+    match k {
+        Konst::Null => NULL,
+        Konst::Zero => ZERO,
+        Konst::NonZero => NONZERO,
+    }
+}
+
+/// The case of [`Val::flag`] the value a branch tests is in when the branch goes the way
+/// `jumps` says; `None` for a value that is only not `null`, or a comparison.
+fn case_taken(cond: crate::bytecode::Cond, jumps: bool) -> Option<usize> {
+    use crate::bytecode::Cond;
+    match (cond, jumps) {
+        (Cond::Zero, true) | (Cond::NonZero, false) => Some(ZERO),
+        (Cond::Zero, false) | (Cond::NonZero, true) => Some(NONZERO),
+        (Cond::Null, true) | (Cond::NonNull, false) => Some(NULL),
+        _ => None,
+    }
+}
+
 /// A flag of one constant, made at `at`.
 fn flag_of(case: usize, at: u32) -> Option<[u32; 3]> {
     let mut f = [NONE; 3];
@@ -601,11 +622,10 @@ impl Run<'_> {
             return None;
         }
         let jumps = edge == *self.block_of.get(target as usize)?;
-        let site = match (cond, jumps) {
-            (Cond::Zero, true) | (Cond::NonZero, false) => flag[ZERO],
-            (Cond::Zero, false) | (Cond::NonZero, true) => flag[NONZERO],
-            (Cond::Null, true) | (Cond::NonNull, false) => flag[NULL],
-            (Cond::Null, false) | (Cond::NonNull, true) => match (flag[ZERO], flag[NONZERO]) {
+        let site = match (case_taken(cond, jumps), cond) {
+            (Some(k), _) => flag[k],
+            // Not null: a constant of either other case.
+            (None, Cond::Null | Cond::NonNull) => match (flag[ZERO], flag[NONZERO]) {
                 (x, NONE) | (NONE, x) => x,
                 _ => MANY,
             },
@@ -921,7 +941,6 @@ impl Run<'_> {
     /// the one constant every write of the variable stores ([`sharing::OneWay`]): the look saw
     /// the variable's last value, which no thread changes back.
     fn terminal_look(&self, b: usize, var: Var, at: u32) -> bool {
-        use crate::bytecode::Cond;
         let one_way = self.p.fields.one_way.get(var_field(var) as usize);
         let last = match var_kind(var) {
             FIELD => one_way.and_then(|o| o.field),
@@ -954,13 +973,7 @@ impl Run<'_> {
                 return false;
             }
             let jumps = Some(&edge) == self.block_of.get(*target as usize);
-            let seen = match (cond, jumps) {
-                (Cond::Zero, true) | (Cond::NonZero, false) => Konst::Zero,
-                (Cond::Zero, false) | (Cond::NonZero, true) => Konst::NonZero,
-                (Cond::Null, true) | (Cond::NonNull, false) => Konst::Null,
-                _ => return false,
-            };
-            if seen != last {
+            if case_taken(*cond, jumps) != Some(case_of(last)) {
                 return false;
             }
             tested = true;
@@ -1689,14 +1702,7 @@ impl Analysis for Run<'_> {
         match cx.kind {
             StepKind::Fresh => Val {
                 flag: match op {
-                    Op::Flag(k) => flag_of(
-                        match k {
-                            Konst::Null => NULL,
-                            Konst::Zero => ZERO,
-                            Konst::NonZero => NONZERO,
-                        },
-                        at,
-                    ),
+                    Op::Flag(k) => flag_of(case_of(k), at),
                     _ => None,
                 },
                 local: matches!(op, Op::New(_)),
@@ -1754,12 +1760,10 @@ impl Analysis for Run<'_> {
                     v.base = on;
                     if let Op::GetStatic(r) = op {
                         let m = self.class.member(r);
-                        if &*m.class == "java/lang/Boolean" {
-                            match &*m.name {
-                                "TRUE" => v.flag = flag_of(NONZERO, at),
-                                "FALSE" => v.flag = flag_of(ZERO, at),
-                                _ => {}
-                            }
+                        if let Some(k) =
+                            crate::analysis::sharing::boolean_constant(&m.class, &m.name)
+                        {
+                            v.flag = flag_of(case_of(k), at);
                         }
                     }
                     v
