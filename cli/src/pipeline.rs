@@ -427,24 +427,26 @@ fn whole_program(
         }
     }
     let mut found = Vec::new();
-    if opts.rules.contains(&RuleId::MethodConsistency) {
-        progress.phase("method-consistency", 0);
-        let t = Instant::now();
-        found.extend(rules::method_consistency::check(
-            program,
-            &views,
-            &mut profile,
-        ));
-        profile.push(format!("method-consistency: in {:?}", t.elapsed()));
-    }
+    let mc = opts.rules.contains(&RuleId::MethodConsistency);
     let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
     let csv = opts.rules.contains(&RuleId::CausalStaleValue);
-    if hldr || csv {
+    if mc || hldr || csv {
         progress.phase("causal graph", 0);
         let t = Instant::now();
         let mut graph = crate::whole::causal::build(program, &views);
         profile.append(&mut graph.profile);
         profile.push(format!("causal: built in {:?}", t.elapsed()));
+        if mc {
+            progress.phase("method-consistency", 0);
+            let t = Instant::now();
+            found.extend(rules::method_consistency::check(
+                program,
+                &views,
+                &graph,
+                &mut profile,
+            ));
+            profile.push(format!("method-consistency: in {:?}", t.elapsed()));
+        }
         if hldr {
             progress.phase("high-level-data-race", 0);
             found.extend(rules::high_level_data_race::check(

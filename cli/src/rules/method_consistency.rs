@@ -18,6 +18,7 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
+use crate::whole::causal::{CausalGraph, GAccess, Loc, Var};
 use crate::whole::facts::{FieldId, LockKey, READ, WRITE};
 use crate::whole::threads::own_operation;
 use crate::whole::views::{FieldSet, Views};
@@ -65,7 +66,12 @@ fn subset(a: &FieldSet, b: &FieldSet) -> bool {
 /// asked only of what the method itself runs). A field of the pair must be written by a thread
 /// concurrent to the method. A method with one section is atomic whatever other code does.
 /// `profile` receives figures about the check (for `STALECHECK_TIMINGS`).
-pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnostic> {
+pub fn check(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    profile: &mut Vec<String>,
+) -> Vec<Diagnostic> {
     let per_class = class_views(v);
     // Slots: the distinct restrictions of lock views to a class, then single unlocked accesses.
     let mut slot_sets: Vec<(u32, FieldSet)> = Vec::new();
@@ -219,7 +225,11 @@ pub fn check(p: &Program, v: &Views, profile: &mut Vec<String>) -> Vec<Diagnosti
                 // Control flow graphs, built when a class has two sections: the method's own,
                 // and a callee's when two sections come through one call to it.
                 let cfgs = RefCell::new(Flows::default());
-                let together = |x: &Entered, y: &Entered| together(p, v, n, x, y, &cfgs);
+                // Two sections count together only when they can run in one call and the
+                // method links them (see [`linked`]).
+                let together = |x: &Entered, y: &Entered| {
+                    together(p, v, n, x, y, &cfgs) && linked(p, v, g, n, (x, y), &cfgs)
+                };
                 let outer = |x: &Entered, y: &Entered| held_across(p, v, n, x, y, &cfgs);
                 let mut start = 0;
                 while start < mine.len() {
@@ -511,6 +521,18 @@ fn together(
     y: &Entered,
     flows: &RefCell<Flows>,
 ) -> bool {
+    after(p, v, n, x, y, flows) || after(p, v, n, y, x, flows)
+}
+
+/// Whether section `y` can run after section `x` in one call of node `n` (see [`together`]).
+fn after(
+    p: &Program,
+    v: &Views,
+    n: usize,
+    x: &Entered,
+    y: &Entered,
+    flows: &RefCell<Flows>,
+) -> bool {
     if x.exclusive(y) {
         return false;
     }
@@ -540,12 +562,178 @@ fn together(
         }
         return match (x.anchor_at(v, node, level), y.anchor_at(v, node, level)) {
             (Some(a), Some(b)) => *follows
-                .entry((node, a.min(b), a.max(b)))
-                .or_insert_with(|| cfg.can_follow(a, b) || cfg.can_follow(b, a)),
+                .entry((node, a, b))
+                .or_insert_with(|| cfg.can_follow(a, b)),
             _ => true,
         };
     }
     true
+}
+
+/// Whether the method at node `n` links two sections it enters, so that another thread's
+/// update between them matters to it: the causal refinement of causal-dependencies-hldr.md
+/// (Definition 8 asks two read views that do not nest for a common correlation before they
+/// count), asked of a method's own sections.
+///
+/// The one pair left unlinked is a *quick look* and the section that looks again: a first
+/// section that only reads, whose value the method only tests (`if (window.missing() > 0)`,
+/// `if (count.get() >= threshold)`), and whose every field the later section reads again. What
+/// the look decided is decided again there, under the lock the writers hold. The look stays
+/// linked when its value does more than decide: it reaches a write without being looked at
+/// again (the causal graph's flows and [`NodeOut::links`]), is combined with a value of the
+/// other section, or is returned; and when the other section writes a field that a later read
+/// of the look's fields then sees (double-checked creation returning the field: the state the
+/// lock set up, which another thread can undo). Any other look may guard the later section (a
+/// `checkClosed()` that throws) or hand it its value, and links it.
+///
+/// Two sections that both write, or one two calls down (the causal graph follows values one
+/// call deep), are always linked; so is everything in a node the causal analysis did not cover.
+///
+/// [`NodeOut::links`]: crate::whole::causal::NodeOut::links
+fn linked(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    n: usize,
+    (x, y): (&Entered, &Entered),
+    flows: &RefCell<Flows>,
+) -> bool {
+    if x.route[1] != NONE || y.route[1] != NONE {
+        return true;
+    }
+    let fields = |e: &Entered| {
+        let mut out: Vec<(FieldId, bool)> = match e.sec {
+            Section::View(lv) => v
+                .lock_view_part(lv as usize, e.class)
+                .iter()
+                .map(|&(f, k)| (f, k & WRITE != 0))
+                .collect(),
+            Section::Free(m, at) => v.facts[m as usize]
+                .accesses
+                .iter()
+                .filter(|a| a.at == at)
+                .map(|a| (a.field, a.kind & WRITE != 0))
+                .collect(),
+        };
+        out.sort_unstable();
+        out
+    };
+    let (fx, fy) = (fields(x), fields(y));
+    let has =
+        |set: &[(FieldId, bool)], f: FieldId| set.binary_search_by_key(&f, |&(g, _)| g).is_ok();
+    // The causal results of the method, and of the callee both sections are reached through.
+    let mut nodes = vec![n];
+    if x.route[0] != NONE && x.route[0] == y.route[0] {
+        nodes.push(x.route[0].1 as usize);
+    }
+    let outs: Option<Vec<&crate::whole::causal::NodeOut>> = nodes
+        .iter()
+        .map(|&m| g.outs.get(m).and_then(Option::as_ref))
+        .collect();
+    let Some(outs) = outs else {
+        return true;
+    };
+    let code = p.method(v.nodes[n].method).code.as_ref();
+    let quick = |e: &Entered, look: &[(FieldId, bool)], then: &[(FieldId, bool)]| {
+        // A read of the look itself: in its region, or one of its unlocked accesses.
+        let ats: Vec<u32> = instances(v, e)
+            .iter()
+            .filter_map(|i| match i.sec {
+                Section::Free(_, at) => Some(at),
+                Section::View(_) => None,
+            })
+            .collect();
+        // A callee's section is, in the method, the call (a thread-safe object's synchronized
+        // method is a one-call region of the causal graph there).
+        let call = (e.route[0] != NONE).then_some(e.route[0].0);
+        let mine = |g: &GAccess, unlocked: bool| match e.sec {
+            Section::View(lv) => {
+                let lv = &v.lock_views[lv as usize];
+                !unlocked
+                    && (g.node as usize == lv.node && g.site == lv.site
+                        || g.node as usize == n && Some(g.site) == call)
+            }
+            Section::Free(m, _) => {
+                unlocked && g.loc.method == v.nodes[m as usize].method && ats.contains(&g.loc.at)
+            }
+        };
+        let plain = |var: Var, loc: Loc| {
+            mine(
+                &GAccess {
+                    var,
+                    node: 0,
+                    site: 0,
+                    loc,
+                },
+                true,
+            )
+        };
+        look.iter().all(|&(f, written)| !written && has(then, f))
+            && e.anchor(v, n)
+                .zip(code)
+                .is_some_and(|(at, code)| crate::analysis::outcome::result_tested(code, at))
+            && !outs.iter().any(|o| {
+                o.flows
+                    .iter()
+                    .chain(&o.links)
+                    .any(|f| mine(&f.src, f.unlocked))
+                    || (o.combines.iter()).any(|c| mine(&c.a, false) || mine(&c.b, false))
+                    || o.summary.ret_reads.iter().any(|r| mine(r, false))
+                    || o.summary.ret_plain.iter().any(|&(r, loc)| plain(r, loc))
+            })
+    };
+    let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
+    if x_first && !quick(x, &fx, &fy) || y_first && !quick(y, &fy, &fx) {
+        return true;
+    }
+    // The look's fields read again after the other section wrote them: by any of the unlocked
+    // accesses the look stands for (one slot per field and kind: the look before a lock and
+    // the read after it are one).
+    let sets_up = |w: &[(FieldId, bool)], r: &[(FieldId, bool)]| {
+        w.iter().any(|&(f, written)| written && has(r, f))
+    };
+    let read_after = |first: &Entered, then: &Entered| {
+        instances(v, then)
+            .iter()
+            .any(|t| after(p, v, n, first, t, flows))
+    };
+    sets_up(&fx, &fy) && read_after(x, y) || sets_up(&fy, &fx) && read_after(y, x)
+}
+
+/// The sections an entered section stands for: itself, or for an unlocked access, every
+/// unlocked access of the same node to the same fields with the same kind (they share a slot).
+fn instances(v: &Views, e: &Entered) -> Vec<Entered> {
+    let Section::Free(m, at) = e.sec else {
+        return vec![*e];
+    };
+    let accesses = &v.facts[m as usize].accesses;
+    let key = |at: u32| -> Vec<(FieldId, u8)> {
+        let mut k: Vec<(FieldId, u8)> = accesses
+            .iter()
+            .filter(|a| a.at == at)
+            .map(|a| (a.field, a.kind & WRITE))
+            .collect();
+        k.sort_unstable();
+        k
+    };
+    let mine = key(at);
+    let mut ats: Vec<u32> = accesses
+        .iter()
+        .filter(|a| is_free(a) && a.at != at)
+        .map(|a| a.at)
+        .collect();
+    ats.sort_unstable();
+    ats.dedup();
+    std::iter::once(*e)
+        .chain(
+            ats.into_iter()
+                .filter(|&a| key(a) == mine)
+                .map(|a| Entered {
+                    sec: Section::Free(m, a),
+                    ..*e
+                }),
+        )
+        .collect()
 }
 
 /// How deep in the call tree below a method a critical section still counts as one the method

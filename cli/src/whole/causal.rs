@@ -1,5 +1,5 @@
 //! The causal dependency graph of the whole program (causal-dependencies-hldr.md, Sect. 4), for
-//! `high-level-data-race` and `causal-stale-value`.
+//! `high-level-data-race`, `causal-stale-value` and `method-consistency`.
 //!
 //! Variables are locals (per method, the engine's registers) and globals: a field `(class,
 //! field)`, the elements of an array held in a field, and the abstract state of a thread-safe
@@ -23,6 +23,9 @@
 //!   definition (a computation, a condition, a store, an argument pair a callee combines);
 //! - *flows* (Definition 10): a value read in region `m1` leaves it and is written (data or
 //!   control) inside region `m2` (another region, or the same one entered again);
+//! - *links*: the same edges into a write of another variable, or of a callee further down
+//!   (Definition 10's `a2 = (x2, ..)` with `x2 != x1`): not stale values of the written
+//!   variable, but what ties two regions of a method together (`method-consistency`);
 //! - the region views with read and write accesses (Definition 5), from the lock views of
 //!   [`Views`] (dynamic scope included) and the accesses found here: array elements, and
 //!   one-call regions on thread-safe objects (`get` reads the state, `put` writes it,
@@ -244,6 +247,12 @@ pub struct NodeOut {
     pub accesses: Vec<Acc>,
     pub combines: Vec<Combine>,
     pub flows: Vec<Flow>,
+    /// Edges of the view-dependency graph into a write of *another* variable (the paper's
+    /// `(m1, x1, m2)` with `a2 = (x2, ..)`, `x2 != x1`): a value of one variable that left its
+    /// region decides or makes a write of another inside a region, with the same validation
+    /// as [`Self::flows`] (a fresh look at the variable again supersedes it). Not stale values
+    /// of the written variable; they link the two regions (`method-consistency` asks them).
+    pub links: Vec<Flow>,
     /// Direct dependencies between globals (Definition 1): a value read from the first (or a
     /// condition on it) written into the second, as a pair in order.
     pub depends: Vec<(Var, Var)>,
@@ -846,16 +855,35 @@ impl Run<'_> {
         self.flow_into(v, data, (dst, on), entry_at, enter_site, false);
     }
 
-    /// [`Self::flow`]; `index`: the destination is an access by index, not a write (it takes
-    /// no source away from later writes).
+    /// An access by index that a stale decision allows ([`Flow::index`]).
+    fn index_flow(&mut self, v: Val, dst: GAccess, on: u8, at: u32) {
+        self.flow_edge(v, 0, (dst, on), (at, at), true, false);
+    }
+
+    /// [`Self::flow`], or with `link_only` an edge into a write further down the callees: a
+    /// [`NodeOut::links`] entry only.
     fn flow_into(
         &mut self,
         v: Val,
         data: u64,
-        (dst, on): (GAccess, u8),
+        dst: (GAccess, u8),
         entry_at: u32,
         enter_site: u32,
+        link_only: bool,
+    ) {
+        self.flow_edge(v, data, dst, (entry_at, enter_site), false, link_only);
+    }
+
+    /// [`Self::flow`]; `index`: the destination is an access by index, not a write (it takes
+    /// no source away from later writes); `link_only`: see [`Self::flow_into`].
+    fn flow_edge(
+        &mut self,
+        v: Val,
+        data: u64,
+        (dst, on): (GAccess, u8),
+        (entry_at, enter_site): (u32, u32),
         index: bool,
+        link_only: bool,
     ) {
         let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed & !v.mine;
         if stale == 0 {
@@ -913,17 +941,13 @@ impl Run<'_> {
             } else {
                 current.contains(&src.var)
             };
-            if src.var != dst.var
-                || superseded
+            if superseded
                 || self.other_object(b, on)
                 || self.decided_by_outcome(entry_at, b, src.var)
             {
                 continue;
             }
-            if !index {
-                self.flowed |= 1 << b;
-            }
-            self.out.flows.push(Flow {
+            let flow = Flow {
                 src,
                 left_at: (!unlocked && self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
                 dst,
@@ -932,7 +956,17 @@ impl Run<'_> {
                 check,
                 unlocked,
                 index,
-            });
+            };
+            if src.var != dst.var || link_only {
+                if self.out.links.len() < MAX_LIST {
+                    self.out.links.push(flow);
+                }
+                continue;
+            }
+            if !index {
+                self.flowed |= 1 << b;
+            }
+            self.out.flows.push(flow);
         }
     }
 
@@ -1253,7 +1287,7 @@ impl Run<'_> {
                     site: cx.at,
                     loc: self.loc(cx.at),
                 };
-                self.flow_into(self.ctl_flow(ctl), 0, (dst, on), cx.at, cx.at, true);
+                self.index_flow(self.ctl_flow(ctl), dst, on, cx.at);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -1515,7 +1549,7 @@ impl Run<'_> {
                         continue;
                     }
                     let v = arg(slot).or(ctl);
-                    if w.node == callee {
+                    {
                         // A look at the variable passed in and re-checked by the callee's
                         // update on the way to the write decides nothing.
                         let a = if s.param_superseded.contains(&(slot, w)) {
@@ -1538,7 +1572,10 @@ impl Run<'_> {
                             a.or(fctl).without_control(looks)
                         };
                         let on = on_arg(s, &w);
-                        self.flow(decided, arg(slot).data, w, on, cx.at, cx.at);
+                        // A write further down links the regions only (for
+                        // `method-consistency`): too far away to be a stale value's evidence.
+                        let deeper = w.node != callee;
+                        self.flow_into(decided, arg(slot).data, (w, on), cx.at, cx.at, deeper);
                     }
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
@@ -1555,15 +1592,15 @@ impl Run<'_> {
                     push_capped(&mut self.out.summary.updated, x);
                 }
                 for &w in &s.writes {
-                    if w.node == callee && !rechecked(&w) {
+                    if !rechecked(&w) {
                         let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
-                        self.flow(
+                        self.flow_into(
                             fctl.without_control(looks),
                             0,
-                            w,
-                            on_arg(s, &w),
+                            (w, on_arg(s, &w)),
                             cx.at,
                             cx.at,
+                            w.node != callee,
                         );
                     }
                     push_capped(&mut self.out.summary.writes, w);
@@ -1953,12 +1990,14 @@ fn analyse(
     for w in updates {
         push_capped(&mut run.out.summary.outcome_checked, (w.var, w));
     }
-    run.out.flows.retain(|f| {
+    let untested = |f: &Flow| {
         !(f.check
             && f.dst.node == node as u32
             && f.dst.loc.method == method
             && tested.contains(&f.dst.loc.at))
-    });
+    };
+    run.out.flows.retain(untested);
+    run.out.links.retain(untested);
     Some(run.out)
 }
 
