@@ -18,7 +18,7 @@ use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::Program;
 use crate::rules::RuleId;
-use crate::whole::causal::{CausalGraph, GAccess, Loc, Var};
+use crate::whole::causal::{CausalGraph, GAccess, Loc};
 use crate::whole::facts::{FieldId, LockKey, READ, WRITE};
 use crate::whole::threads::own_operation;
 use crate::whole::views::{FieldSet, Views};
@@ -427,19 +427,29 @@ enum Section {
 
 /// The fields of one class a section accesses.
 fn section_fields(v: &Views, sec: Section, class: u32) -> Vec<FieldId> {
-    match sec {
+    section_accesses(v, sec, class)
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// The fields of one class a section accesses, each with whether it writes them, sorted.
+fn section_accesses(v: &Views, sec: Section, class: u32) -> Vec<(FieldId, bool)> {
+    let mut out: Vec<(FieldId, bool)> = match sec {
         Section::View(lv) => v
             .lock_view_part(lv as usize, class)
             .iter()
-            .map(|(f, _)| *f)
+            .map(|&(f, k)| (f, k & WRITE != 0))
             .collect(),
         Section::Free(n, at) => v.facts[n as usize]
             .accesses
             .iter()
             .filter(|a| a.at == at)
-            .map(|a| a.field)
+            .map(|a| (a.field, a.kind & WRITE != 0))
             .collect(),
-    }
+    };
+    out.sort_unstable();
+    out
 }
 
 /// An access outside every critical section, the caller's entry locks included.
@@ -601,24 +611,10 @@ fn linked(
     if x.route[1] != NONE || y.route[1] != NONE {
         return true;
     }
-    let fields = |e: &Entered| {
-        let mut out: Vec<(FieldId, bool)> = match e.sec {
-            Section::View(lv) => v
-                .lock_view_part(lv as usize, e.class)
-                .iter()
-                .map(|&(f, k)| (f, k & WRITE != 0))
-                .collect(),
-            Section::Free(m, at) => v.facts[m as usize]
-                .accesses
-                .iter()
-                .filter(|a| a.at == at)
-                .map(|a| (a.field, a.kind & WRITE != 0))
-                .collect(),
-        };
-        out.sort_unstable();
-        out
-    };
-    let (fx, fy) = (fields(x), fields(y));
+    let (fx, fy) = (
+        section_accesses(v, x.sec, x.class),
+        section_accesses(v, y.sec, y.class),
+    );
     let has =
         |set: &[(FieldId, bool)], f: FieldId| set.binary_search_by_key(&f, |&(g, _)| g).is_ok();
     // The causal results of the method, and of the callee both sections are reached through.
@@ -646,40 +642,34 @@ fn linked(
         // A callee's section is, in the method, the call (a thread-safe object's synchronized
         // method is a one-call region of the causal graph there).
         let call = (e.route[0] != NONE).then_some(e.route[0].0);
-        let mine = |g: &GAccess, unlocked: bool| match e.sec {
+        let in_region = |g: &GAccess| match e.sec {
             Section::View(lv) => {
                 let lv = &v.lock_views[lv as usize];
-                !unlocked
-                    && (g.node as usize == lv.node && g.site == lv.site
-                        || g.node as usize == n && Some(g.site) == call)
+                g.node as usize == lv.node && g.site == lv.site
+                    || g.node as usize == n && Some(g.site) == call
             }
-            Section::Free(m, _) => {
-                unlocked && g.loc.method == v.nodes[m as usize].method && ats.contains(&g.loc.at)
-            }
+            Section::Free(..) => false,
         };
-        let plain = |var: Var, loc: Loc| {
-            mine(
-                &GAccess {
-                    var,
-                    node: 0,
-                    site: 0,
-                    loc,
-                },
-                true,
-            )
+        let unlocked_at = |loc: Loc| match e.sec {
+            Section::Free(m, _) => {
+                loc.method == v.nodes[m as usize].method && ats.contains(&loc.at)
+            }
+            Section::View(_) => false,
         };
         look.iter().all(|&(f, written)| !written && has(then, f))
             && e.anchor(v, n)
                 .zip(code)
                 .is_some_and(|(at, code)| crate::analysis::outcome::result_tested(code, at))
             && !outs.iter().any(|o| {
-                o.flows
-                    .iter()
-                    .chain(&o.links)
-                    .any(|f| mine(&f.src, f.unlocked))
-                    || (o.combines.iter()).any(|c| mine(&c.a, false) || mine(&c.b, false))
-                    || o.summary.ret_reads.iter().any(|r| mine(r, false))
-                    || o.summary.ret_plain.iter().any(|&(r, loc)| plain(r, loc))
+                (o.flows.iter().chain(&o.links)).any(|f| {
+                    if f.unlocked {
+                        unlocked_at(f.src.loc)
+                    } else {
+                        in_region(&f.src)
+                    }
+                }) || (o.combines.iter()).any(|c| in_region(&c.a) || in_region(&c.b))
+                    || o.summary.ret_reads.iter().any(in_region)
+                    || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc))
             })
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));

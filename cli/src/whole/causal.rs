@@ -240,6 +240,30 @@ pub struct Flow {
     pub index: bool,
 }
 
+/// What the destination of a [`Run::flow`] is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    /// A write in a region of this method or of a callee it calls.
+    Write,
+    /// A write further down the callees: too far away to be a stale value's evidence, it
+    /// links the regions only ([`NodeOut::links`]).
+    Deeper,
+    /// An access by index that a stale decision allows ([`Flow::index`]); it takes no source
+    /// away from later writes.
+    Index,
+}
+
+impl Edge {
+    /// A write of the callee called (`direct`) or one further down.
+    fn of(direct: bool) -> Edge {
+        if direct {
+            Edge::Write
+        } else {
+            Edge::Deeper
+        }
+    }
+}
+
 /// Everything one node's analysis found.
 #[derive(Debug, Default)]
 pub struct NodeOut {
@@ -841,7 +865,8 @@ impl Run<'_> {
     /// A value `v` is written into `dst`, inside a region (recording pass). Only a value of the
     /// variable written makes an edge: the stale value goes back where it came from (a lost
     /// update), or decides a write of the state it was read from (check-then-act). A value of
-    /// one variable copied into another is not a stale value of either.
+    /// one variable copied into another is not a stale value of either: it makes a link
+    /// ([`NodeOut::links`]), as does any edge into a write further down ([`Edge::Deeper`]).
     ///
     /// A stale value that meets a fresh read of the same variable (the write's region re-reads
     /// it and compares, or decides on the new value too: double-checked) is superseded by it.
@@ -850,40 +875,14 @@ impl Run<'_> {
     /// A value this method read outside every region (a check made without the lock, with no
     /// caller holding one either) is stale from the start: it makes an edge into a region that
     /// writes the variable just the same.
-    /// `on`: the object written, as in [`Run::src_on`].
-    fn flow(&mut self, v: Val, data: u64, dst: GAccess, on: u8, entry_at: u32, enter_site: u32) {
-        self.flow_into(v, data, (dst, on), entry_at, enter_site, false);
-    }
-
-    /// An access by index that a stale decision allows ([`Flow::index`]).
-    fn index_flow(&mut self, v: Val, dst: GAccess, on: u8, at: u32) {
-        self.flow_edge(v, 0, (dst, on), (at, at), true, false);
-    }
-
-    /// [`Self::flow`], or with `link_only` an edge into a write further down the callees: a
-    /// [`NodeOut::links`] entry only.
-    fn flow_into(
-        &mut self,
-        v: Val,
-        data: u64,
-        dst: (GAccess, u8),
-        entry_at: u32,
-        enter_site: u32,
-        link_only: bool,
-    ) {
-        self.flow_edge(v, data, dst, (entry_at, enter_site), false, link_only);
-    }
-
-    /// [`Self::flow`]; `index`: the destination is an access by index, not a write (it takes
-    /// no source away from later writes); `link_only`: see [`Self::flow_into`].
-    fn flow_edge(
+    /// `on`: the object written, as in [`Run::src_on`]; `edge`: what the destination is.
+    fn flow(
         &mut self,
         v: Val,
         data: u64,
         (dst, on): (GAccess, u8),
         (entry_at, enter_site): (u32, u32),
-        index: bool,
-        link_only: bool,
+        edge: Edge,
     ) {
         let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed & !v.mine;
         if stale == 0 {
@@ -921,6 +920,7 @@ impl Run<'_> {
                 _ => continue,
             };
             let check = data & (1 << b) == 0;
+            let index = edge == Edge::Index;
             // An object read from a field and replaced in the same region (`n = head; head =
             // null;`: the list detached) is taken out, this thread's own, like the element a
             // `poll()` hands over: a decision on it is not a stale look at the field. (Written
@@ -957,7 +957,7 @@ impl Run<'_> {
                 unlocked,
                 index,
             };
-            if src.var != dst.var || link_only {
+            if src.var != dst.var || edge == Edge::Deeper {
                 if self.out.links.len() < MAX_LIST {
                     self.out.links.push(flow);
                 }
@@ -1125,7 +1125,7 @@ impl Run<'_> {
                     site,
                     loc,
                 };
-                self.flow(v, data, dst, on, at, site);
+                self.flow(v, data, (dst, on), (at, site), Edge::Write);
                 self.note_on(dst, on);
                 push_capped(&mut self.out.summary.writes, dst);
                 push_capped(&mut self.out.summary.updated, var);
@@ -1260,7 +1260,7 @@ impl Run<'_> {
                 // stale value or stale decision reaches it, here or in a caller. A
                 // single-writer publication (`lazySet`) writes the writer's own value.
                 if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
-                    self.flow(flowing, data.data, dst, on, cx.at, cx.at);
+                    self.flow(flowing, data.data, (dst, on), (cx.at, cx.at), Edge::Write);
                     self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
                     if self.looks_at(ctl, var) {
@@ -1287,7 +1287,13 @@ impl Run<'_> {
                     site: cx.at,
                     loc: self.loc(cx.at),
                 };
-                self.index_flow(self.ctl_flow(ctl), dst, on, cx.at);
+                self.flow(
+                    self.ctl_flow(ctl),
+                    0,
+                    (dst, on),
+                    (cx.at, cx.at),
+                    Edge::Index,
+                );
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -1549,34 +1555,30 @@ impl Run<'_> {
                         continue;
                     }
                     let v = arg(slot).or(ctl);
-                    {
-                        // A look at the variable passed in and re-checked by the callee's
-                        // update on the way to the write decides nothing.
-                        let a = if s.param_superseded.contains(&(slot, w)) {
-                            self.without_looks_at(arg(slot), w.var)
-                        } else {
-                            arg(slot)
-                        };
-                        // Re-checked: the caller's condition decides nothing, not even as the
-                        // implicit flow an argument computed under it carries; nor does an
-                        // argument the callee only decides by (`read(buf, pos + n, len - n)`
-                        // after a first read: its count tells whether to write, the callee's
-                        // own look at the variable tells too).
-                        let decided = if rechecked(&w) && s.param_decides.contains(&(slot, w)) {
-                            Val::default()
-                        } else if rechecked(&w) {
-                            a.without_control(ctl)
-                        } else {
-                            // Looks the callee re-checks by its update's outcome decide nothing.
-                            let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
-                            a.or(fctl).without_control(looks)
-                        };
-                        let on = on_arg(s, &w);
-                        // A write further down links the regions only (for
-                        // `method-consistency`): too far away to be a stale value's evidence.
-                        let deeper = w.node != callee;
-                        self.flow_into(decided, arg(slot).data, (w, on), cx.at, cx.at, deeper);
-                    }
+                    // A look at the variable passed in and re-checked by the callee's
+                    // update on the way to the write decides nothing.
+                    let a = if s.param_superseded.contains(&(slot, w)) {
+                        self.without_looks_at(arg(slot), w.var)
+                    } else {
+                        arg(slot)
+                    };
+                    // Re-checked: the caller's condition decides nothing, not even as the
+                    // implicit flow an argument computed under it carries; nor does an
+                    // argument the callee only decides by (`read(buf, pos + n, len - n)`
+                    // after a first read: its count tells whether to write, the callee's
+                    // own look at the variable tells too).
+                    let decided = if rechecked(&w) && s.param_decides.contains(&(slot, w)) {
+                        Val::default()
+                    } else if rechecked(&w) {
+                        a.without_control(ctl)
+                    } else {
+                        // Looks the callee re-checks by its update's outcome decide nothing.
+                        let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
+                        a.or(fctl).without_control(looks)
+                    };
+                    let dst = (w, on_arg(s, &w));
+                    let edge = Edge::of(w.node == callee);
+                    self.flow(decided, arg(slot).data, dst, (cx.at, cx.at), edge);
                     push_capped(&mut self.out.summary.writes, w);
                     for p in bits(v.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, w));
@@ -1594,13 +1596,12 @@ impl Run<'_> {
                 for &w in &s.writes {
                     if !rechecked(&w) {
                         let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
-                        self.flow_into(
+                        self.flow(
                             fctl.without_control(looks),
                             0,
                             (w, on_arg(s, &w)),
-                            cx.at,
-                            cx.at,
-                            w.node != callee,
+                            (cx.at, cx.at),
+                            Edge::of(w.node == callee),
                         );
                     }
                     push_capped(&mut self.out.summary.writes, w);
