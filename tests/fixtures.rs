@@ -982,6 +982,10 @@ fn fixtures_sarif_is_valid_and_matches_json() {
         if common::rule_level(rule).is_some() && !common::level_ok(rule, level, evidence) {
             errors.push(format!("{where_}: level {level:?}"));
         }
+        // Every rule ranks its results from their evidence (SARIF `rank`, 0 to 100).
+        if !r["rank"].as_f64().is_some_and(|k| k > 0.0 && k <= 100.0) {
+            errors.push(format!("{where_}: rank {}", r["rank"]));
+        }
         let loc = &r["locations"][0];
         let uri = loc["physicalLocation"]["artifactLocation"]["uri"]
             .as_str()

@@ -855,6 +855,8 @@ public class Account {
             "the method's thread and a concurrent one: {r}"
         );
         assert_ne!(flows[0]["id"], flows[1]["id"]);
+        // Two sections of the method's own class, a started thread writing: 60 + 10.
+        assert_eq!(r["rank"], 70.0, "rank from the evidence: {r}");
     }
 }
 

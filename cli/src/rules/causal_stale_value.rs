@@ -130,7 +130,7 @@ pub fn check(
             // An index checked against a size is a new shape to the user: reported when the
             // remover is a thread the program starts (or runs many of), not only another
             // program's `main` that may never run beside this one.
-            if f.index && only_main(p, &v.threads[writer as usize]) {
+            if f.index && v.threads[writer as usize].only_main(p) {
                 continue;
             }
             // One finding per line it enters: two reads of one variable (`a[i] > a[j]`) or two
@@ -368,11 +368,6 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     }
 }
 
-/// Whether a thread is one program's `main` alone (one instance, entered only at `main`).
-fn only_main(p: &Program, t: &crate::whole::threads::AbstractThread) -> bool {
-    !t.many && t.entries.iter().all(|&m| &*p.method(m).name == "main")
-}
-
 /// The rank of an edge: a lost update (the value written back) above a check-then-act (the
 /// write decided by it), a value read in this very method above one returned by a callee, and a
 /// writer that is another instance of a thread running this code, or a thread other than a
@@ -382,7 +377,7 @@ fn rank(p: &Program, v: &Views, f: &Flow, writer: u32) -> u32 {
     if f.src.node == f.dst.node {
         r += 10;
     }
-    if !only_main(p, &v.threads[writer as usize]) {
+    if !v.threads[writer as usize].only_main(p) {
         r += 10;
     }
     r

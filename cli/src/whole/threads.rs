@@ -48,6 +48,12 @@ pub struct AbstractThread {
 }
 
 impl AbstractThread {
+    /// Whether the thread is one program's `main` alone (one instance, entered only at `main`):
+    /// a writer that may never run beside the code it conflicts with, which ranks lower.
+    pub fn only_main(&self, p: &crate::program::Program) -> bool {
+        !self.many && self.entries.iter().all(|&m| &*p.method(m).name == "main")
+    }
+
     /// Whether an instance of `self` and one of `other` (the thread at the same index when
     /// `same`) can run at the same time.
     pub fn concurrent_with(&self, other: &AbstractThread, same: bool) -> bool {
