@@ -1067,6 +1067,16 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             method: self.cx.method,
         };
         let target = self.call_target(&caller, i, kind, r);
+        // A fluent call's result is the object it was called on (`new StringBuilder().append(a)
+        // .append(b)`, `(T) new Stack(..).setChannel(c)`): the same object, fresh or shared as the
+        // receiver is.
+        let fluent = matches!(
+            target,
+            CallTarget::Method {
+                returns_this: true,
+                ..
+            }
+        ) && receiver != Sym::Unknown;
         let mut effect = locks::call_effect(&caller, target, kind, receiver, i);
         if let CallEffect::Region { lock, returns, .. } = effect {
             if f.locks.holds(lock) {
@@ -1160,6 +1170,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     // The boolean outcome of a compare-and-set: branches on it validate.
                     let sym = if why == RegionCall::Validating && boolean {
                         Sym::Checked(i)
+                    } else if fluent {
+                        receiver
                     } else {
                         Sym::Value(i)
                     };
@@ -1211,6 +1223,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 let sym = if let CallEffect::TryAcquire(lock) = effect {
                     self.trylocks.insert(i, lock);
                     Sym::TryLock(i)
+                } else if fluent {
+                    receiver
                 } else if matches!(&*m.name, "readLock" | "writeLock") {
                     match receiver {
                         Sym::Field(b, fr) => Sym::RwPart(b, fr, &*m.name == "writeLock"),

@@ -772,6 +772,8 @@ pub enum CallTarget {
         returns_shared: bool,
         returns_fresh: bool,
         returns_clock: bool,
+        /// A fluent callee: its result is its receiver.
+        returns_this: bool,
         own_lock: Option<OwnLock>,
         /// `@Atomic` callee.
         atomic: bool,
@@ -864,6 +866,7 @@ pub fn resolve_call(
         returns_shared: s.returns_shared,
         returns_fresh: s.returns_fresh,
         returns_clock: s.returns_clock,
+        returns_this: s.returns_this,
         own_lock: s.own_lock,
         atomic: callee.has_annotation_named(&p.config.atomic_annotations),
         same_abstraction: callee.is_synchronized()
@@ -972,6 +975,7 @@ pub fn call_effect(
             returns_shared,
             returns_fresh,
             returns_clock,
+            returns_this: _,
             own_lock,
             atomic,
             same_abstraction,

@@ -36,6 +36,9 @@ pub struct Summary {
     /// Every value it returns is computed from a clock reading (`Time.now()`):
     /// [`super::locks::Returns::Clock`].
     pub returns_clock: bool,
+    /// Every value it returns is its receiver (`return this;`): a fluent method (a builder's
+    /// `append`, a `setX` that returns the object). Its result is the object it was called on.
+    pub returns_this: bool,
     /// It is a lock helper: it only takes, or only releases, one lock its caller can name.
     pub lock_helper: Option<locks::LockHelper>,
 }
@@ -133,6 +136,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
         returns_shared: false,
         returns_fresh: false,
         returns_clock: false,
+        returns_this: false,
         own_lock: direct_own_lock(p, id),
         lock_helper: None,
     };
@@ -154,6 +158,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
             callees,
         };
     };
+    s.returns_this = returns_this(m, code);
     let mut extra_locking = false;
     for insn in &code.insns {
         match &insn.op {
@@ -395,6 +400,34 @@ impl Analysis for ReturnsShared {
     }
 
     fn region(&mut self, _ev: RegionEvent, _v: &mut bool) {}
+}
+
+/// Whether an instance method that returns an object returns its receiver on every path:
+/// each `areturn` right after `aload_0` (a `checkcast` between, for a generic `(T) this`), and
+/// local 0 never assigned.
+fn returns_this(m: &crate::bytecode::Method, code: &crate::bytecode::Code) -> bool {
+    if m.is_static() || !m.descriptor.ends_with(';') {
+        return false;
+    }
+    let this_before = |end: usize| match end.checked_sub(1).map(|k| &code.insns[k].op) {
+        Some(Op::Load(0, 1)) => true,
+        Some(Op::CheckCast) => end >= 2 && matches!(code.insns[end - 2].op, Op::Load(0, 1)),
+        _ => false,
+    };
+    let mut returns = 0;
+    for (j, insn) in code.insns.iter().enumerate() {
+        match insn.op {
+            Op::Store(0, _) => return false,
+            Op::Return(1) => {
+                if !this_before(j) {
+                    return false;
+                }
+                returns += 1;
+            }
+            _ => {}
+        }
+    }
+    returns > 0
 }
 
 /// Compute `returns_fresh` for every method that returns an object and allocates one: a factory

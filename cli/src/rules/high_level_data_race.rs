@@ -682,6 +682,19 @@ fn locate(
             pairs.iter().find_map(|&(a, b)| {
                 let n = common_caller(g, g.views[a].node, g.views[b].node)?;
                 let (ea, eb) = (entry_to(v, g, n, a, None), entry_to(v, g, n, b, None));
+                // An update made by a call on an object the method allocated (`new Worker()
+                // .named(n).daemon(d)`) is one of that unpublished object's own fields: not a
+                // split update of the object the other thread reads.
+                let fresh = |e: Option<u32>| {
+                    e.is_some_and(|at| {
+                        v.facts[n].calls.iter().any(|c| {
+                            c.at == at && c.fresh_receiver && c.fresh_classes.contains(&x.class)
+                        })
+                    })
+                };
+                if fresh(ea) || fresh(eb) {
+                    return None;
+                }
                 if let (Some(ea), Some(eb)) = (ea, eb) {
                     let cfg = cfgs.entry(n).or_insert_with(|| {
                         p.method(v.nodes[n].method)
