@@ -368,6 +368,9 @@ pub struct ThreadSafeList {
     scalar_sets: FxHashSet<String>,
     /// Platform methods that reach a field by its name (`reflective`): `class.method`.
     reflective: Pairs,
+    /// Methods of an interface that its contract calls serially on one object (`serial`):
+    /// `interface.method`.
+    serial: Pairs,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -416,6 +419,7 @@ impl ThreadSafeList {
                 "validating" => self.validating.insert_signature(name),
                 "head-remove" => self.head_removes.insert_signature(name),
                 "reflective" => self.reflective.insert_member(name),
+                "serial" => self.serial.insert_member(name),
                 _ => {}
             }
             let set = match kind {
@@ -491,6 +495,16 @@ impl ThreadSafeList {
     /// The interfaces whose objects one thread uses at a time by contract (`Iterator`).
     pub fn confined(&self) -> impl Iterator<Item = &str> {
         self.confined.iter().map(|s| s.as_str())
+    }
+
+    /// The interfaces that declare `method` as one their contract calls serially on one object
+    /// (`serial`: a subscriber's `onNext`).
+    pub fn serial_interfaces<'a>(&'a self, method: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.serial
+            .0
+            .iter()
+            .filter(move |(_, names)| names.as_ref().is_none_or(|n| n.contains(method)))
+            .map(|(iface, _)| &**iface)
     }
 
     /// A thread-safe class synchronized for compatibility (`legacy`): `Vector`, `Hashtable`.

@@ -615,6 +615,18 @@ pub fn check(
             _ => x,
         };
         let method = v.nodes[node].method;
+        // The method and the other thread's view are two signals of one subscriber, which its
+        // contract sends one at a time: the view cannot run between the method's sections.
+        if crate::whole::threads::serial_signal(p, method)
+            && crate::whole::threads::serial_with(
+                p,
+                method.class,
+                v.nodes[g.views[x.max_view].node].method,
+                x.class,
+            )
+        {
+            continue;
+        }
         if p.class(method.class).library || !reported.insert((method, x.class)) {
             continue;
         }

@@ -52,6 +52,19 @@ fn concurrent(v: &Views, a: &[u32], b: &[u32], class: u32) -> bool {
     })
 }
 
+/// The serial signal (by its class) that two sections a method enters run in, if any.
+type Serial<'a> = dyn Fn(&Entered, &Entered) -> Option<u32> + 'a;
+
+/// Whether the method (a serial signal of class `serial`, when it is one) and node `other` are
+/// two signals of one subscriber that its contract calls one at a time, on fields of `owner`
+/// that are the subscriber's own ([`crate::whole::threads::serial_signal`]): one cannot run
+/// between the other's sections on the same object.
+fn serial_pair(p: &Program, v: &Views, serial: Option<u32>, other: usize, owner: u32) -> bool {
+    serial.is_some_and(|class| {
+        crate::whole::threads::serial_with(p, class, v.nodes[other].method, owner)
+    })
+}
+
 fn subset(a: &FieldSet, b: &FieldSet) -> bool {
     a.iter().all(|x| b.binary_search(x).is_ok())
 }
@@ -142,6 +155,15 @@ pub fn check(
     // holds across both its sections cannot run between them.
     type Writer = (u32, usize, Vec<NamedLock>);
     let mut writers: FxHashMap<FieldId, Vec<Writer>> = FxHashMap::default();
+    // The nodes that are serial signals (see [`serial_pair`]), by their class: a writer that is
+    // one stands for itself (another writer with the same threads and locks may not be).
+    let serial: Vec<Option<u32>> = v
+        .nodes
+        .iter()
+        .map(|node| {
+            crate::whole::threads::serial_signal(p, node.method).then_some(node.method.class)
+        })
+        .collect();
     for locked in [true, false] {
         for (n, f) in v.facts.iter().enumerate() {
             if v.reached_by[n].is_empty() {
@@ -156,7 +178,7 @@ pub fn check(
                 let list = writers.entry(a.field).or_default();
                 if !list
                     .iter()
-                    .any(|(s, _, k)| *s == thread_set[n] && *k == keys)
+                    .any(|(s, w, k)| *s == thread_set[n] && *k == keys && serial[*w] == serial[n])
                 {
                     list.push((thread_set[n], n, keys));
                 }
@@ -165,15 +187,17 @@ pub fn check(
     }
     // With `local`: only a writer that is an operation of the field's own class (see
     // [`own_operation`]).
-    let concurrent_writer = |threads: &[u32], f: FieldId, outer: &[NamedLock], local: bool| {
-        let owner = v.fields.owner(f).0;
-        writers.get(&f)?.iter().find_map(|(s, w, keys)| {
-            (concurrent(v, threads, sets[*s as usize], owner)
-                && !holds_any(p, keys, outer)
-                && (!local || own_operation(p, v.nodes[*w].method.class, owner)))
-            .then_some(*w)
-        })
-    };
+    let concurrent_writer =
+        |(threads, serial): (&[u32], Option<u32>), f: FieldId, outer: &[NamedLock], local: bool| {
+            let owner = v.fields.owner(f).0;
+            writers.get(&f)?.iter().find_map(|(s, w, keys)| {
+                (concurrent(v, threads, sets[*s as usize], owner)
+                    && !serial_pair(p, v, serial, *w, owner)
+                    && !holds_any(p, keys, outer)
+                    && (!local || own_operation(p, v.nodes[*w].method.class, owner)))
+                .then_some(*w)
+            })
+        };
     let near = Near::new(v, &lv_slots, &free_slot);
     // A library: its unknown callers are the threads (see `own_operation`).
     let open = crate::whole::threads::open_world(&v.threads);
@@ -231,6 +255,16 @@ pub fn check(
                     together(p, v, n, x, y, &cfgs) && linked(p, v, g, n, (x, y), &cfgs)
                 };
                 let outer = |x: &Entered, y: &Entered| held_across(p, v, n, x, y, &cfgs);
+                // The signal two sections run in: the method's own, when it is one, or the one
+                // call both come through (a publisher's `s.onNext(x)`).
+                let serial_of = |x: &Entered, y: &Entered| {
+                    serial[n].or_else(|| {
+                        let (a, b) = (x.route[0], y.route[0]);
+                        (a != NONE && a == b)
+                            .then(|| serial[a.1 as usize])
+                            .flatten()
+                    })
+                };
                 let mut start = 0;
                 while start < mine.len() {
                     let class = mine[start].class;
@@ -265,15 +299,24 @@ pub fn check(
                             &concurrent_writer,
                             &together,
                             &outer,
-                            threads,
+                            (threads, &serial_of),
                             class,
                             local,
                         )
                         .map(|(pair, writer)| (pair, writer, None))
                         .or_else(|| {
                             let (pair, writer, other) = foreign_break(
-                                p, v, &slot_sets, run, views?, scope, &together, &outer, threads,
-                                class, local,
+                                p,
+                                v,
+                                &slot_sets,
+                                run,
+                                views?,
+                                scope,
+                                &together,
+                                &outer,
+                                (threads, &serial_of),
+                                class,
+                                local,
                             )?;
                             // The method's other section around its own one: what the
                             // concurrent thread's update falls between.
@@ -937,10 +980,10 @@ fn entered_break(
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: Option<&ClassViews>,
-    concurrent_writer: &impl Fn(&[u32], FieldId, &[NamedLock], bool) -> Option<usize>,
+    concurrent_writer: &impl Fn((&[u32], Option<u32>), FieldId, &[NamedLock], bool) -> Option<usize>,
     together: &impl Fn(&Entered, &Entered) -> bool,
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
-    threads: &[u32],
+    (threads, serial): (&[u32], &Serial<'_>),
     class: u32,
     local: bool,
 ) -> Option<((Section, Section), usize)> {
@@ -949,6 +992,7 @@ fn entered_break(
             if !together(x, y) {
                 return None;
             }
+            let serial = serial(x, y);
             // Locks held across both sections: a writer that needs one waits for the method.
             let outer = outer(x, y);
             let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
@@ -969,8 +1013,16 @@ fn entered_break(
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
-                                && concurrent_view(p, v, threads, ids, class, &outer, local)
-                                    .is_some()
+                                && concurrent_view(
+                                    p,
+                                    v,
+                                    (threads, serial),
+                                    ids,
+                                    class,
+                                    &outer,
+                                    local,
+                                )
+                                .is_some()
                         })
                     })
                 };
@@ -978,7 +1030,7 @@ fn entered_break(
                     .iter()
                     .chain(b.iter())
                     .filter(|&&(f, _)| in_view(f))
-                    .find_map(|&(f, _)| concurrent_writer(threads, f, &outer, local))?;
+                    .find_map(|&(f, _)| concurrent_writer((threads, serial), f, &outer, local))?;
                 return Some(((ea, eb), w));
             }
             // Fields without one in common are related when a concurrent critical section
@@ -995,7 +1047,7 @@ fn entered_break(
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
                     return None;
                 }
-                concurrent_view(p, v, threads, ids, class, &outer, local)
+                concurrent_view(p, v, (threads, serial), ids, class, &outer, local)
                     .map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
@@ -1006,10 +1058,11 @@ fn entered_break(
 /// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs, not
 /// under a lock of `outer` (held across the method's sections: that view waits for them);
 /// with `local`, only a view of an operation of `class` itself (see [`own_operation`]).
+#[allow(clippy::too_many_arguments)]
 fn concurrent_view(
     p: &Program,
     v: &Views,
-    threads: &[u32],
+    (threads, serial): (&[u32], Option<u32>),
     ids: &[usize],
     class: u32,
     outer: &[NamedLock],
@@ -1019,6 +1072,7 @@ fn concurrent_view(
         let view = &v.lock_views[lv];
         (!local || own_operation(p, v.nodes[view.node].method.class, class))
             && concurrent(v, threads, &v.reached_by[view.node], class)
+            && !serial_pair(p, v, serial, view.node, class)
             && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
     })
 }
@@ -1162,7 +1216,7 @@ fn foreign_break(
     scope: &[u32],
     together: &impl Fn(&Entered, &Entered) -> bool,
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
-    threads: &[u32],
+    (threads, serial): (&[u32], &Serial<'_>),
     class: u32,
     local: bool,
 ) -> Option<((Entered, Section), usize, Entered)> {
@@ -1191,7 +1245,16 @@ fn foreign_break(
             })?;
             Some((*e, *other))
         })?;
-        let lv = concurrent_view(p, v, threads, ids, class, &outer(&own, &other), local)?;
+        let serial = serial(&own, &other);
+        let lv = concurrent_view(
+            p,
+            v,
+            (threads, serial),
+            ids,
+            class,
+            &outer(&own, &other),
+            local,
+        )?;
         Some((
             (own, Section::View(lv as u32)),
             v.lock_views[lv].node,

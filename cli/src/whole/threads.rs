@@ -144,6 +144,32 @@ pub fn own_operation(p: &Program, code: u32, owner: u32) -> bool {
         || p.is_subclass_of(b, a)
 }
 
+/// Whether method `m` is a signal that its interface's contract calls serially on one object
+/// (`serial` in the platform model: a `Flow.Subscriber`'s or a Reactive Streams subscriber's
+/// `onNext`, `onError`, `onComplete`, `onSubscribe`), an instance method of a class that
+/// implements the interface. Two such signals never run at once on one subscriber.
+pub fn serial_signal(p: &Program, m: MethodId) -> bool {
+    let method = p.method(m);
+    if method.is_static() {
+        return false;
+    }
+    let class = &p.class(m.class).name;
+    p.thread_safe
+        .serial_interfaces(&method.name)
+        .any(|i| p.is_subclass_of(class, i))
+}
+
+/// Whether method `other` and a serial signal of class `signal` are two signals of one
+/// subscriber on fields of `owner` that are its own (each an operation of `owner`, see
+/// [`own_operation`]): the contract sends them one at a time, so neither runs between the
+/// other's sections on the same object.
+pub fn serial_with(p: &Program, signal: u32, other: MethodId, owner: u32) -> bool {
+    own_operation(p, signal, owner)
+        && own_operation(p, other.class, owner)
+        && own_operation(p, signal, other.class)
+        && serial_signal(p, other)
+}
+
 /// Whether a class is meant for concurrent callers: it synchronizes itself, or carries a
 /// thread-safe annotation. Its public methods are the entries of the open world.
 fn meant_for_callers(
