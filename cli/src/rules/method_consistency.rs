@@ -1058,7 +1058,6 @@ fn entered_break(
 /// The first of lock views `ids` (of `class`) that a thread concurrent to `threads` runs, not
 /// under a lock of `outer` (held across the method's sections: that view waits for them);
 /// with `local`, only a view of an operation of `class` itself (see [`own_operation`]).
-#[allow(clippy::too_many_arguments)]
 fn concurrent_view(
     p: &Program,
     v: &Views,
@@ -1700,14 +1699,14 @@ fn rank(p: &Program, v: &Views, x: &Violation) -> u32 {
     // The method's own sections: for a foreign break, `b` is the other thread's.
     let own = [x.a, x.foreign.map_or(x.b, |(other, _)| other)];
     let home = crate::program::nest(&p.class(v.nodes[x.node].method.class).name);
-    let class_of = |s: Section| {
+    let at_home = |s: Section| {
         let n = match s {
             Section::View(lv) => v.lock_views[lv as usize].node,
             Section::Free(n, _) => n as usize,
         };
         crate::program::nest(&p.class(v.nodes[n].method.class).name) == home
     };
-    if own.iter().all(|&s| class_of(s)) {
+    if own.iter().all(|&s| at_home(s)) {
         r += 10;
     }
     if x.indirect {
