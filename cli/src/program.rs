@@ -29,6 +29,8 @@ pub struct Program {
     by_name: FxHashMap<Box<str>, u32>,
     /// Direct subclasses and implementors of each class.
     subtypes: FxHashMap<u32, Vec<u32>>,
+    /// Every class's supertypes, for [`Program::is_subclass_of`].
+    supertypes: Supertypes,
     pub config: AnalysisConfig,
     pub thread_safe: ThreadSafeList,
     /// Fields assigned a thread-safe object (a `Collections.synchronized*` wrapper, or a
@@ -84,6 +86,7 @@ impl Program {
                 }
             }
         }
+        let supertypes = Supertypes::new(&classes, &by_name);
         let mut thread_safe = ThreadSafeList::builtin();
         for c in &config.thread_safe_classes {
             thread_safe.extend_from(&format!("class {c}"));
@@ -102,6 +105,7 @@ impl Program {
             classes,
             by_name,
             subtypes,
+            supertypes,
             config,
             thread_safe,
             thread_safe_fields: FxHashMap::default(),
@@ -431,25 +435,18 @@ impl Program {
         if sub == sup {
             return true;
         }
-        let mut stack: Vec<&str> = vec![sub];
-        let mut seen = 0;
-        while let Some(n) = stack.pop() {
-            seen += 1;
-            if seen > 256 {
-                return false;
-            }
-            let Some(ci) = self.class_index(n) else {
-                continue;
-            };
-            let c = self.class(ci);
-            for s in c.super_name.iter().chain(c.interfaces.iter()) {
-                if &**s == sup {
-                    return true;
-                }
-                stack.push(s);
-            }
+        match (
+            self.class_index(sub),
+            self.supertypes.id(&self.by_name, sup),
+        ) {
+            (Some(c), Some(s)) => self.supertypes.has(c, s),
+            _ => false,
         }
-        false
+    }
+
+    /// [`Program::is_subclass_of`] by class index.
+    pub fn is_subclass_idx(&self, sub: u32, sup: u32) -> bool {
+        sub == sup || self.supertypes.has(sub, sup)
     }
 
     /// Which classes can have objects: a class created somewhere in the program (`new C`, in
@@ -606,4 +603,66 @@ impl Program {
 /// The outermost class of the nest a class (by internal name) belongs to: `a/B` for `a/B$C$1`.
 pub fn nest(name: &str) -> &str {
     name.split('$').next().unwrap_or(name)
+}
+
+/// Every loaded class's supertypes (classes and interfaces, transitively through the classes we
+/// have), each a sorted list of ids: a loaded class's index, or an id past them for a name that
+/// only appears as a supertype. Built once, so that a subtype test is a binary search rather
+/// than a walk by name (the whole-program rules ask it for every pair of sections and writers).
+struct Supertypes {
+    /// Ids of the names that are supertypes but not loaded classes.
+    missing: FxHashMap<Box<str>, u32>,
+    of: Vec<Box<[u32]>>,
+}
+
+impl Supertypes {
+    fn new(classes: &[Class], by_name: &FxHashMap<Box<str>, u32>) -> Self {
+        let mut missing: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        for c in classes {
+            for s in c.super_name.iter().chain(c.interfaces.iter()) {
+                if !by_name.contains_key(s) && !missing.contains_key(s) {
+                    let id = (classes.len() + missing.len()) as u32;
+                    missing.insert(s.clone(), id);
+                }
+            }
+        }
+        let id = |n: &str| by_name.get(n).or_else(|| missing.get(n)).copied();
+        let of = classes
+            .par_iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut seen: Vec<u32> = Vec::new();
+                let mut stack: Vec<&Class> = vec![c];
+                while let Some(k) = stack.pop() {
+                    for s in k.super_name.iter().chain(k.interfaces.iter()) {
+                        let Some(s) = id(s) else { continue };
+                        if s == i as u32 || seen.contains(&s) {
+                            continue;
+                        }
+                        seen.push(s);
+                        if let Some(sc) = classes.get(s as usize) {
+                            stack.push(sc);
+                        }
+                    }
+                }
+                seen.sort_unstable();
+                seen.into_boxed_slice()
+            })
+            .collect();
+        Supertypes { missing, of }
+    }
+
+    /// The id of a class or supertype name, if any class has it.
+    fn id(&self, by_name: &FxHashMap<Box<str>, u32>, name: &str) -> Option<u32> {
+        by_name
+            .get(name)
+            .or_else(|| self.missing.get(name))
+            .copied()
+    }
+
+    fn has(&self, class: u32, sup: u32) -> bool {
+        self.of
+            .get(class as usize)
+            .is_some_and(|s| s.binary_search(&sup).is_ok())
+    }
 }

@@ -113,15 +113,12 @@ impl LockKind {
     pub fn distinct(self, other: LockKind, p: &Program) -> bool {
         use LockKind::*;
         match (self, other) {
-            (Instance(a), Instance(b)) => {
-                let (a, b) = (&*p.class(a).name, &*p.class(b).name);
-                !p.is_subclass_of(a, b) && !p.is_subclass_of(b, a)
-            }
+            (Instance(a), Instance(b)) => !p.is_subclass_idx(a, b) && !p.is_subclass_idx(b, a),
             (Class(a), Class(b)) => a != b,
             (Fresh { field: a, .. }, Fresh { field: b, .. }) => a != b,
             (Fresh { loaded, .. }, Instance(c)) | (Instance(c), Fresh { loaded, .. }) => {
                 // An object of exactly that class is of type `c` only if it is a subclass.
-                loaded.is_none_or(|x| !p.is_subclass_of(&p.class(x).name, &p.class(c).name))
+                loaded.is_none_or(|x| !p.is_subclass_idx(x, c))
             }
             (Fresh { .. }, Class(_) | Array | RwPart(_))
             | (Class(_) | Array | RwPart(_), Fresh { .. }) => true,

@@ -1133,8 +1133,7 @@ fn held_across(
         if k.global || k.key != GuardKey::Own || *class != mine {
             return true;
         }
-        let (a, b) = (&p.class(mine).name, &p.class(x.class).name);
-        !(mine == x.class || p.is_subclass_of(a, b) || p.is_subclass_of(b, a))
+        !(p.is_subclass_idx(mine, x.class) || p.is_subclass_idx(x.class, mine))
     };
     let mut out: Vec<NamedLock> = Vec::new();
     let mut node = n;

@@ -80,8 +80,7 @@ impl LockKey {
         if self.global || c1 == c2 {
             return true;
         }
-        let (n1, n2) = (&p.class(c1).name, &p.class(c2).name);
-        p.is_subclass_of(n1, n2) || p.is_subclass_of(n2, n1)
+        p.is_subclass_idx(c1, c2) || p.is_subclass_idx(c2, c1)
     }
 }
 

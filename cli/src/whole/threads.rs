@@ -140,8 +140,8 @@ pub fn open_world(threads: &[AbstractThread]) -> bool {
 pub fn own_operation(p: &Program, code: u32, owner: u32) -> bool {
     let (a, b) = (&p.class(code).name, &p.class(owner).name);
     crate::program::nest(a) == crate::program::nest(b)
-        || p.is_subclass_of(a, b)
-        || p.is_subclass_of(b, a)
+        || p.is_subclass_idx(code, owner)
+        || p.is_subclass_idx(owner, code)
 }
 
 /// Whether method `m` is a signal that its interface's contract calls serially on one object
