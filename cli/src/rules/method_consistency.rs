@@ -970,6 +970,12 @@ fn shares(a: &FieldSet, b: &FieldSet) -> bool {
     a.iter().any(|(f, _)| b.iter().any(|(g, _)| f == g))
 }
 
+/// Whether two views conflict: a field in common that one of them writes.
+fn conflicts(a: &FieldSet, b: &FieldSet) -> bool {
+    a.iter()
+        .any(|&(f, k)| b.iter().any(|&(g, l)| f == g && (k | l) & WRITE != 0))
+}
+
 /// Two sections the method enters whose views do not nest, over related fields (a field in
 /// common, or a lock view of a concurrent thread that writes fields of both), with a field a
 /// concurrent thread writes. Returns the pair and the writing node.
@@ -1008,11 +1014,15 @@ fn entered_break(
                 // The writer that breaks the chain writes inside a critical section of its own
                 // (a lock view, as the paper defines views): a write without any lock (a
                 // setter run at configuration time) is a data race if anything, not a split
-                // critical section.
+                // critical section. And that view conflicts with both sections: one that
+                // commutes with either could run before the first or after the second, and
+                // the interleaving would be serial (Lipton's reduction).
                 let in_view = |f: FieldId| {
                     views.is_some_and(|views| {
                         views.iter().any(|(set, ids)| {
                             set.iter().any(|&(g, k)| g == f && k & WRITE != 0)
+                                && conflicts(set, a)
+                                && conflicts(set, b)
                                 && concurrent_view(
                                     p,
                                     v,
@@ -1045,6 +1055,10 @@ fn entered_break(
                 // update).
                 let together = shares(set, a) && shares(set, b);
                 if !together || !(writes_into(a) || writes_into(b) || writes(a) || writes(b)) {
+                    return None;
+                }
+                // It must conflict with both sections (see above), not only look at both.
+                if !conflicts(set, a) || !conflicts(set, b) {
                     return None;
                 }
                 concurrent_view(p, v, (threads, serial), ids, class, &outer, local)
