@@ -2005,6 +2005,107 @@ public class Branch {
 }
 
 #[test]
+fn a_library_split_only_by_writes_on_other_objects_is_a_note() {
+    // The writer is code of the fields' own class, but it writes them only on another object
+    // it reaches (a peer held in a field): whether that object is ever the one whose range
+    // `span()` reads, the library does not say. Its twin writes its own range: a warning.
+    const GAUGE: &str = r#"package e2e.othermc;
+
+/** A range that copies itself to a peer gauge. */
+public class Gauge {
+    private Gauge peer;
+    private int low;
+    private int high = 10;
+
+    public synchronized int low() {
+        return low;
+    }
+
+    public synchronized int high() {
+        return high;
+    }
+
+    public int span() {
+        return high() - low(); // PEER-SPLIT
+    }
+
+    public synchronized void link(Gauge g) {
+        peer = g;
+    }
+
+    public synchronized void copyToPeer() {
+        Gauge g = peer;
+        if (g != null) {
+            synchronized (g) {
+                g.low = low;
+                g.high = high;
+            }
+        }
+    }
+}
+"#;
+    const SETTABLE: &str = r#"package e2e.othermc;
+
+/** A range set as a whole. */
+public class SettableGauge {
+    private int low;
+    private int high = 10;
+
+    public synchronized int low() {
+        return low;
+    }
+
+    public synchronized int high() {
+        return high;
+    }
+
+    public int span() {
+        return high() - low(); // OWN-SPLIT
+    }
+
+    public synchronized void set(int l, int h) {
+        low = l;
+        high = h;
+    }
+}
+"#;
+    let src = common::scratch_dir("othermc-src");
+    let lib = common::scratch_dir("othermc-lib");
+    common::compile_sources(
+        &src,
+        &lib,
+        "17",
+        &[
+            ("e2e/othermc/Gauge.java", GAUGE),
+            ("e2e/othermc/SettableGauge.java", SETTABLE),
+        ],
+    );
+    let args = ["--rules", "method-consistency", "--world", "library"];
+    let (run, report) = scan_json(&[&lib], &args);
+    let mc = report.findings_of("method-consistency");
+    let at = |class: &str, line: u32| {
+        mc.iter()
+            .find(|f| f.class == class && f.line == Some(line))
+            .map(|f| (f.level.clone(), f.evidence.clone()))
+    };
+    assert_eq!(
+        at("e2e.othermc.Gauge", line_of(GAUGE, "// PEER-SPLIT")),
+        Some(("note".to_string(), Some("other-class".to_string()))),
+        "a split only by writes on a peer object is a note in a library\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at(
+            "e2e.othermc.SettableGauge",
+            line_of(SETTABLE, "// OWN-SPLIT")
+        ),
+        Some(("warning".to_string(), Some("split-sections".to_string()))),
+        "a split by a writer of the gauge's own range is a warning\n{}",
+        run.describe()
+    );
+}
+
+#[test]
 fn java_8_synthetic_accessors_read_like_direct_field_accesses() {
     // Before nestmates (Java 11), an inner class reaches its outer class's private fields
     // through static `access$NNN` methods. Compiled for Java 8 and for Java 17, the same

@@ -194,7 +194,7 @@ pub fn check(
                 (concurrent(v, threads, sets[*s as usize], owner)
                     && !serial_pair(p, v, serial, *w, owner)
                     && !holds_any(p, keys, outer)
-                    && (!local || own_operation(p, v.nodes[*w].method.class, owner)))
+                    && (!local || own_writer(p, v, *w, owner)))
                 .then_some(*w)
             })
         };
@@ -332,7 +332,9 @@ pub fn check(
                     let own = |node: usize| own_operation(p, v.nodes[node].method.class, class);
                     let hit = search(false);
                     let hit = match hit {
-                        Some((_, w, ..)) if open && !own(w) && own(n) => search(true).or(hit),
+                        Some((_, w, ..)) if open && !own_writer(p, v, w, class) && own(n) => {
+                            search(true).or(hit)
+                        }
                         _ => hit,
                     };
                     if let Some((pair, writer, foreign)) = hit {
@@ -407,7 +409,15 @@ pub fn check(
                 b,
                 writer,
                 foreign,
-                indirect: open && !(own(n) && own(writer)),
+                // A writer that writes the fields only on other objects than its own, when
+                // the method works on its own object: whether the two are one, the library
+                // does not say. (A method that reaches the objects through others, as the
+                // writer does, meets it on equal terms: the classes decide.)
+                indirect: open
+                    && !(own(n)
+                        && own_operation(p, v.nodes[writer].method.class, class)
+                        && (own_writer(p, v, writer, class)
+                            || !on_own_object(v, n, class, READ | WRITE))),
             };
             let d = explain(p, v, &x, &involved);
             let what = fields_of(p, v, &x);
@@ -1083,11 +1093,56 @@ fn concurrent_view(
 ) -> Option<usize> {
     ids.iter().copied().find(|&lv| {
         let view = &v.lock_views[lv];
-        (!local || own_operation(p, v.nodes[view.node].method.class, class))
+        (!local || own_writer(p, v, view.node, class))
             && concurrent(v, threads, &v.reached_by[view.node], class)
             && !serial_pair(p, v, serial, view.node, class)
             && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
     })
+}
+
+/// Whether node `w`, a concurrent writer or the node of a concurrent lock view, is an
+/// operation of `class` itself ([`own_operation`]) that writes a field of `class` on its own
+/// object: an access of `this` (or of a static field), directly or through calls on `this`
+/// (down to six calls, as the explanation follows a writer). A writer that writes the fields
+/// only on other objects it reaches (a parent's, a parameter's, a sibling's) may or may not
+/// write the method's object: in a library, whose callers say which objects they share, the
+/// split is then as unsure as one by another class's code.
+fn own_writer(p: &Program, v: &Views, w: usize, class: u32) -> bool {
+    own_operation(p, v.nodes[w].method.class, class) && on_own_object(v, w, class, WRITE)
+}
+
+/// Whether node `n` accesses (with `kind`: writes) a field of `class` on its own object, or a
+/// static one: directly or through calls on its own object, down to six calls.
+fn on_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
+    let mut stack = vec![(n, 0u8)];
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    while let Some((n, depth)) = stack.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        let f = &v.facts[n];
+        if f.accesses
+            .iter()
+            .any(|a| a.kind & kind != 0 && a.on_this && v.fields.owner(a.field).0 == class)
+        {
+            return true;
+        }
+        if depth >= 6 {
+            continue;
+        }
+        for c in f.calls.iter().filter(|c| c.on_own) {
+            for &t in &c.targets {
+                let node = crate::whole::views::Node {
+                    method: t,
+                    this_held: c.this_held,
+                };
+                if let Some(m) = v.node_index(node) {
+                    stack.push((m, depth + 1));
+                }
+            }
+        }
+    }
+    false
 }
 
 /// A lock named across methods, with the class of the method naming it.

@@ -24,6 +24,10 @@ pub struct Access {
     pub held: Box<[u32]>,
     /// A lock every caller holds (the method's entry locks) is held at the access.
     pub caller_held: bool,
+    /// The field is `this` object's (or a static one): not one of another object the method
+    /// reaches (a parameter, a field's value), whose identity with any other object the code
+    /// does not say.
+    pub on_this: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -54,6 +58,9 @@ pub struct CallSite {
     pub legacy_receiver: bool,
     /// The call is made on `this`: the callee names the caller's locks of `this` the same way.
     pub on_this: bool,
+    /// The call is made on `this` or on the enclosing instance of an inner class's `this`:
+    /// the callee's `this` is the caller's object (see [`Access::on_this`]).
+    pub on_own: bool,
     /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
     /// what the callee only reads, it reads for a message.
     pub message_only: bool,
@@ -182,6 +189,16 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
     facts
 }
 
+/// Whether `sym` is the method's own object: `this`, or the enclosing instance of an inner
+/// class's `this` (`this$0`).
+fn own_object(class: &crate::bytecode::Class, sym: Sym) -> bool {
+    match sym {
+        Sym::This => true,
+        Sym::Field(Base::This, fr) => class.member(fr).name.starts_with("this$"),
+        _ => false,
+    }
+}
+
 /// Possible callees of a call: the resolved method and, for virtual calls, the bounded set of
 /// overriding implementations.
 pub fn call_targets(p: &Program, class_id: u32, r: u32, kind: InvokeKind) -> Vec<MethodId> {
@@ -247,16 +264,26 @@ impl Collector<'_> {
                 let Some(field) = self.fields.id_of(self.p, &m.class, &m.name) else {
                     return;
                 };
-                let kind = match code.insns[at as usize].op {
-                    Op::GetField(_) | Op::GetStatic(_) => READ,
-                    _ => WRITE,
+                // The object under the value stored (a `long` or `double` takes two slots).
+                let wide = matches!(m.desc.as_bytes().first(), Some(b'J' | b'D'));
+                let (kind, object) = match code.insns[at as usize].op {
+                    Op::GetField(_) => (READ, Some(1)),
+                    Op::PutField(_) => (WRITE, Some(if wide { 3 } else { 2 })),
+                    Op::GetStatic(_) => (READ, None),
+                    _ => (WRITE, None),
                 };
+                let on_this = object.is_none_or(|depth| {
+                    (frame.stack.len().checked_sub(depth))
+                        .and_then(|i| frame.stack.get(i))
+                        .is_some_and(|s| own_object(class, s.sym))
+                });
                 self.facts.accesses.push(Access {
                     at,
                     field,
                     kind,
                     held,
                     caller_held,
+                    on_this,
                 });
             }
             Op::Invoke(kind, r) => {
@@ -347,6 +374,7 @@ impl Collector<'_> {
                     fresh_classes,
                     legacy_receiver,
                     on_this: receiver == Sym::This,
+                    on_own: own_object(class, receiver),
                     message_only: false,
                 });
             }
