@@ -187,17 +187,20 @@ pub fn check(
     }
     // With `local`: only a writer that is an operation of the field's own class (see
     // [`own_operation`]).
-    let concurrent_writer =
-        |(threads, serial): (&[u32], Option<u32>), f: FieldId, outer: &[NamedLock], local: bool| {
-            let owner = v.fields.owner(f).0;
-            writers.get(&f)?.iter().find_map(|(s, w, keys)| {
-                (concurrent(v, threads, sets[*s as usize], owner)
-                    && !serial_pair(p, v, serial, *w, owner)
-                    && !holds_any(p, keys, outer)
-                    && (!local || own_writer(p, v, *w, owner)))
-                .then_some(*w)
-            })
-        };
+    let concurrent_writer = |(threads, serial): (&[u32], Option<u32>),
+                             f: FieldId,
+                             outer: &[NamedLock],
+                             (local, method): (bool, (usize, bool))| {
+        let owner = v.fields.owner(f).0;
+        writers.get(&f)?.iter().find_map(|(s, w, keys)| {
+            (concurrent(v, threads, sets[*s as usize], owner)
+                && !serial_pair(p, v, serial, *w, owner)
+                && !holds_any(p, keys, outer)
+                && (!local || own_writer(p, v, *w, owner))
+                && !apart(p, v, method, (*w, f), owner))
+            .then_some(*w)
+        })
+    };
     let near = Near::new(v, &lv_slots, &free_slot);
     // A library: its unknown callers are the threads (see `own_operation`).
     let open = crate::whole::threads::open_world(&v.threads);
@@ -301,7 +304,7 @@ pub fn check(
                             &outer,
                             (threads, &serial_of),
                             class,
-                            local,
+                            (local, n),
                         )
                         .map(|(pair, writer)| (pair, writer, None))
                         .or_else(|| {
@@ -316,7 +319,7 @@ pub fn check(
                                 &outer,
                                 (threads, &serial_of),
                                 class,
-                                local,
+                                (local, n),
                             )?;
                             // The method's other section around its own one: what the
                             // concurrent thread's update falls between.
@@ -996,12 +999,17 @@ fn entered_break(
     slot_sets: &[(u32, FieldSet)],
     run: &[Entered],
     views: Option<&ClassViews>,
-    concurrent_writer: &impl Fn((&[u32], Option<u32>), FieldId, &[NamedLock], bool) -> Option<usize>,
+    concurrent_writer: &impl Fn(
+        (&[u32], Option<u32>),
+        FieldId,
+        &[NamedLock],
+        (bool, (usize, bool)),
+    ) -> Option<usize>,
     together: &impl Fn(&Entered, &Entered) -> bool,
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     (threads, serial): (&[u32], &Serial<'_>),
     class: u32,
-    local: bool,
+    (local, n): (bool, usize),
 ) -> Option<((Section, Section), usize)> {
     run.iter().enumerate().find_map(|(i, x)| {
         run[i + 1..].iter().find_map(|y| {
@@ -1011,6 +1019,14 @@ fn entered_break(
             let serial = serial(x, y);
             // Locks held across both sections: a writer that needs one waits for the method.
             let outer = outer(x, y);
+            // Both sections on the method's own object (see `apart`).
+            let local = (
+                local,
+                (
+                    n,
+                    section_own(v, n, x, class) && section_own(v, n, y, class),
+                ),
+            );
             let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
             let (a, b) = (&slot_sets[sa as usize].1, &slot_sets[sb as usize].1);
             // Two unlocked accesses are a data race, not a split critical section.
@@ -1089,15 +1105,176 @@ fn concurrent_view(
     ids: &[usize],
     class: u32,
     outer: &[NamedLock],
-    local: bool,
+    (local, method): (bool, (usize, bool)),
 ) -> Option<usize> {
     ids.iter().copied().find(|&lv| {
         let view = &v.lock_views[lv];
         (!local || own_writer(p, v, view.node, class))
             && concurrent(v, threads, &v.reached_by[view.node], class)
+            && !(method.1 && region_apart(p, v, method.0, lv, class))
             && !serial_pair(p, v, serial, view.node, class)
             && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
     })
+}
+
+/// Whether the method at node `n` and the writer at node `w` (its direct writes of field `f`)
+/// cannot touch the fields of `class` on one object: the method's sections touch them only on
+/// its own object (`own`, see [`section_own`]), the writer writes `f` only on its own, and
+/// their classes are two subclasses of `class` neither of which extends the other (a
+/// `StringBuilder`'s and a `StringBuffer`'s code on `AbstractStringBuilder`'s fields, two
+/// protocols' on their base class's): an object is of one class, so no object is both
+/// methods' `this`. Instance fields only (a static one is every object's). A lock view's
+/// writer is asked by [`region_apart`].
+fn apart(
+    p: &Program,
+    v: &Views,
+    (n, own): (usize, bool),
+    (w, f): (usize, FieldId),
+    class: u32,
+) -> bool {
+    own && unrelated(p, v, n, w, class)
+        && v.facts[w]
+            .accesses
+            .iter()
+            .filter(|a| a.field == f && a.kind & WRITE != 0)
+            .all(|a| a.on_this)
+}
+
+/// Whether the method at node `n`, whose sections touch the fields of `class` only on its own
+/// object, and the lock view `lv` cannot touch them on one object: the view's region touches
+/// them only on its own object too, and the two classes are unrelated subclasses of `class`
+/// (see [`apart`]).
+fn region_apart(p: &Program, v: &Views, n: usize, lv: usize, class: u32) -> bool {
+    let view = &v.lock_views[lv];
+    unrelated(p, v, n, view.node, class) && region_own(v, view.node, view.site, class)
+}
+
+/// Whether nodes `n` and `w` run code of two subclasses of `class` neither of which extends
+/// the other (classes, not interfaces), and `class` has no static field.
+fn unrelated(p: &Program, v: &Views, n: usize, w: usize, class: u32) -> bool {
+    let (a, b) = (v.nodes[n].method.class, v.nodes[w].method.class);
+    let interface = |c: u32| p.class(c).access & crate::bytecode::acc::INTERFACE != 0;
+    if a == b
+        || interface(a)
+        || interface(b)
+        || p.is_subclass_idx(a, b)
+        || p.is_subclass_idx(b, a)
+        || !p.is_subclass_idx(a, class)
+        || !p.is_subclass_idx(b, class)
+    {
+        return false;
+    }
+    let (first, end) = v.fields.class_fields(class);
+    let fields = &p.class(class).fields;
+    !(first..end).any(|f| {
+        let (_, i) = v.fields.owner(f);
+        fields
+            .get(i as usize)
+            .is_none_or(|x| x.access & crate::bytecode::acc::STATIC != 0)
+    })
+}
+
+/// Whether section `e` of the method at node `n` touches the fields of `class` only on the
+/// method's own object: it is reached through calls on that object, and its accesses (those
+/// of its region, and of the callees it runs there, see [`only_own_object`]) are on `this`.
+fn section_own(v: &Views, n: usize, e: &Entered, class: u32) -> bool {
+    let mut node = n;
+    for &(at, next) in e.route.iter().take_while(|&&r| r != NONE) {
+        let Some(c) = v.facts[node].calls.iter().find(|c| c.at == at) else {
+            return false;
+        };
+        if !c.on_this {
+            return false;
+        }
+        node = next as usize;
+    }
+    match e.sec {
+        Section::Free(m, at) => (v.facts[m as usize].accesses.iter())
+            .filter(|a| a.at == at)
+            .all(|a| a.on_this),
+        Section::View(lv) => {
+            let lv = &v.lock_views[lv as usize];
+            region_own(v, lv.node, lv.site, class)
+        }
+    }
+}
+
+/// Whether the region at `site` of node `n` (the whole method for its `synchronized`) touches
+/// the fields of `class` only on its own object: its accesses there on `this`, and the callees
+/// it runs there on `this` too (see [`only_own_object`]), or reaching none of the fields.
+fn region_own(v: &Views, n: usize, site: u32, class: u32) -> bool {
+    let (first, end) = v.fields.class_fields(class);
+    let mine = |f: FieldId| f >= first && f < end;
+    let f = &v.facts[n];
+    let inside = |held: &[u32]| site == METHOD_SITE || held.contains(&site);
+    let accesses = (f.accesses.iter())
+        .filter(|a| mine(a.field) && inside(&a.held))
+        .all(|a| a.on_this);
+    accesses
+        && f.calls.iter().filter(|c| inside(&c.held)).all(|c| {
+            c.targets.iter().all(|&t| {
+                let node = crate::whole::views::Node {
+                    method: t,
+                    this_held: c.this_held,
+                };
+                v.node_index(node).is_none_or(|t| {
+                    if c.on_this {
+                        only_own_object(v, t, class, READ | WRITE)
+                    } else {
+                        !reaches_fields(v, t, class, READ | WRITE)
+                    }
+                })
+            })
+        })
+}
+
+/// Whether the scope of node `m` has a field of `class` accessed with `kind`.
+fn reaches_fields(v: &Views, m: usize, class: u32, kind: u8) -> bool {
+    let (first, end) = v.fields.class_fields(class);
+    v.scope(m).iter().any(|&e| {
+        let f = crate::whole::views::entry_field(e);
+        f >= first && f < end && crate::whole::views::entry_kind(e) & kind != 0
+    })
+}
+
+/// Whether every access (of `kind`) of node `n` and its callees to the fields of `class` is of
+/// `n`'s own object: on `this`, through calls on its own object, down to six calls; a call on
+/// another object whose scope has one of the fields, or a chain deeper than that, says no.
+fn only_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
+    let (first, end) = v.fields.class_fields(class);
+    let mine = |f: FieldId| f >= first && f < end;
+    let reaches = |m: usize| reaches_fields(v, m, class, kind);
+    let mut stack = vec![(n, 0u8)];
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    while let Some((m, depth)) = stack.pop() {
+        if !seen.insert(m) {
+            continue;
+        }
+        let f = &v.facts[m];
+        if f.accesses
+            .iter()
+            .any(|a| a.kind & kind != 0 && mine(a.field) && !a.on_this)
+        {
+            return false;
+        }
+        for c in &f.calls {
+            for &t in &c.targets {
+                let node = crate::whole::views::Node {
+                    method: t,
+                    this_held: c.this_held,
+                };
+                let Some(t) = v.node_index(node) else {
+                    continue;
+                };
+                if c.on_this && depth < 6 {
+                    stack.push((t, depth + 1));
+                } else if reaches(t) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Whether node `w`, a concurrent writer or the node of a concurrent lock view, is an
@@ -1123,7 +1300,7 @@ fn on_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
         let f = &v.facts[n];
         if f.accesses
             .iter()
-            .any(|a| a.kind & kind != 0 && a.on_this && v.fields.owner(a.field).0 == class)
+            .any(|a| a.kind & kind != 0 && a.own && v.fields.owner(a.field).0 == class)
         {
             return true;
         }
@@ -1285,7 +1462,7 @@ fn foreign_break(
     outer: &impl Fn(&Entered, &Entered) -> Vec<NamedLock>,
     (threads, serial): (&[u32], &Serial<'_>),
     class: u32,
-    local: bool,
+    (local, n): (bool, usize),
 ) -> Option<((Entered, Section), usize, Entered)> {
     views.iter().find_map(|(set, ids)| {
         let inter: FieldSet = set
@@ -1313,6 +1490,13 @@ fn foreign_break(
             Some((*e, *other))
         })?;
         let serial = serial(&own, &other);
+        let local = (
+            local,
+            (
+                n,
+                section_own(v, n, &own, class) && section_own(v, n, &other, class),
+            ),
+        );
         let lv = concurrent_view(
             p,
             v,

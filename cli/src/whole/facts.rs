@@ -24,9 +24,11 @@ pub struct Access {
     pub held: Box<[u32]>,
     /// A lock every caller holds (the method's entry locks) is held at the access.
     pub caller_held: bool,
-    /// The field is `this` object's (or a static one): not one of another object the method
-    /// reaches (a parameter, a field's value), whose identity with any other object the code
-    /// does not say.
+    /// The field is the method's own object's (or a static one): of `this` or of an inner
+    /// class's enclosing instance, not one of another object the method reaches (a parameter,
+    /// a field's value), whose identity with any other object the code does not say.
+    pub own: bool,
+    /// The field is `this` object's (or a static one): an object of the method's class.
     pub on_this: bool,
 }
 
@@ -272,17 +274,20 @@ impl Collector<'_> {
                     Op::GetStatic(_) => (READ, None),
                     _ => (WRITE, None),
                 };
-                let on_this = object.is_none_or(|depth| {
+                let object = object.map(|depth| {
                     (frame.stack.len().checked_sub(depth))
                         .and_then(|i| frame.stack.get(i))
-                        .is_some_and(|s| own_object(class, s.sym))
+                        .map_or(Sym::Unknown, |s| s.sym)
                 });
+                let own = object.is_none_or(|sym| own_object(class, sym));
+                let on_this = object.is_none_or(|sym| sym == Sym::This);
                 self.facts.accesses.push(Access {
                     at,
                     field,
                     kind,
                     held,
                     caller_held,
+                    own,
                     on_this,
                 });
             }
