@@ -1212,20 +1212,27 @@ fn region_own(v: &Views, n: usize, site: u32, class: u32) -> bool {
         .all(|a| a.on_this);
     accesses
         && f.calls.iter().filter(|c| inside(&c.held)).all(|c| {
-            c.targets.iter().all(|&t| {
-                let node = crate::whole::views::Node {
-                    method: t,
-                    this_held: c.this_held,
-                };
-                v.node_index(node).is_none_or(|t| {
-                    if c.on_this {
-                        only_own_object(v, t, class, READ | WRITE)
-                    } else {
-                        !reaches_fields(v, t, class, READ | WRITE)
-                    }
-                })
+            callee_nodes(v, c).all(|t| {
+                if c.on_this {
+                    only_own_object(v, t, class, READ | WRITE)
+                } else {
+                    !reaches_fields(v, t, class, READ | WRITE)
+                }
             })
         })
+}
+
+/// The nodes a call site of a node calls (its targets in the call's context).
+fn callee_nodes<'a>(
+    v: &'a Views,
+    c: &'a crate::whole::facts::CallSite,
+) -> impl Iterator<Item = usize> + 'a {
+    c.targets.iter().filter_map(move |&t| {
+        v.node_index(crate::whole::views::Node {
+            method: t,
+            this_held: c.this_held,
+        })
+    })
 }
 
 /// Whether the scope of node `m` has a field of `class` accessed with `kind`.
@@ -1258,14 +1265,7 @@ fn only_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
             return false;
         }
         for c in &f.calls {
-            for &t in &c.targets {
-                let node = crate::whole::views::Node {
-                    method: t,
-                    this_held: c.this_held,
-                };
-                let Some(t) = v.node_index(node) else {
-                    continue;
-                };
+            for t in callee_nodes(v, c) {
                 if c.on_this && depth < 6 {
                     stack.push((t, depth + 1));
                 } else if reaches(t) {
@@ -1308,15 +1308,7 @@ fn on_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
             continue;
         }
         for c in f.calls.iter().filter(|c| c.on_own) {
-            for &t in &c.targets {
-                let node = crate::whole::views::Node {
-                    method: t,
-                    this_held: c.this_held,
-                };
-                if let Some(m) = v.node_index(node) {
-                    stack.push((m, depth + 1));
-                }
-            }
+            stack.extend(callee_nodes(v, c).map(|m| (m, depth + 1)));
         }
     }
     false
