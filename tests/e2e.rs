@@ -2011,9 +2011,9 @@ fn a_library_split_only_by_writes_on_other_objects_is_a_note() {
     // `span()` reads, the library does not say. Its twin writes its own range: a warning.
     const GAUGE: &str = r#"package e2e.othermc;
 
-/** A range that copies itself to a peer gauge. */
-public class Gauge {
-    private Gauge peer;
+/** A range that copies itself to a peer range. */
+public class Range {
+    private Range peer;
     private int low;
     private int high = 10;
 
@@ -2029,12 +2029,12 @@ public class Gauge {
         return high() - low(); // PEER-SPLIT
     }
 
-    public synchronized void link(Gauge g) {
+    public synchronized void link(Range g) {
         peer = g;
     }
 
     public synchronized void copyToPeer() {
-        Gauge g = peer;
+        Range g = peer;
         if (g != null) {
             synchronized (g) {
                 g.low = low;
@@ -2047,7 +2047,7 @@ public class Gauge {
     const SETTABLE: &str = r#"package e2e.othermc;
 
 /** A range set as a whole. */
-public class SettableGauge {
+public class SettableRange {
     private int low;
     private int high = 10;
 
@@ -2076,8 +2076,8 @@ public class SettableGauge {
         &lib,
         "17",
         &[
-            ("e2e/othermc/Gauge.java", GAUGE),
-            ("e2e/othermc/SettableGauge.java", SETTABLE),
+            ("e2e/othermc/Range.java", GAUGE),
+            ("e2e/othermc/SettableRange.java", SETTABLE),
         ],
     );
     let args = ["--rules", "method-consistency", "--world", "library"];
@@ -2089,14 +2089,14 @@ public class SettableGauge {
             .map(|f| (f.level.clone(), f.evidence.clone()))
     };
     assert_eq!(
-        at("e2e.othermc.Gauge", line_of(GAUGE, "// PEER-SPLIT")),
+        at("e2e.othermc.Range", line_of(GAUGE, "// PEER-SPLIT")),
         Some(("note".to_string(), Some("other-class".to_string()))),
         "a split only by writes on a peer object is a note in a library\n{}",
         run.describe()
     );
     assert_eq!(
         at(
-            "e2e.othermc.SettableGauge",
+            "e2e.othermc.SettableRange",
             line_of(SETTABLE, "// OWN-SPLIT")
         ),
         Some(("warning".to_string(), Some("split-sections".to_string()))),
