@@ -34,12 +34,13 @@ pub fn result_tested(code: &Code, at: u32) -> bool {
 }
 
 /// Whether the value on top of the stack before instruction `k` goes into a condition: a
-/// branch, after at most two operands pushed or combined (`x != null`, `rc < 0`, `n > 0L`).
+/// branch, after at most two operands pushed or combined (`x != null`, `rc < 0`, `n > 0L`,
+/// `old == CANCELLED`: a sentinel held in a static field).
 fn tested_from(code: &Code, k: usize) -> bool {
     for i in code.insns.iter().skip(k).take(3) {
         match i.op {
             Op::If { .. } | Op::Switch(_) => return true,
-            Op::Const(_) | Op::Flag(_) | Op::Load(..) | Op::Compute { .. } => {}
+            Op::Const(_) | Op::Flag(_) | Op::Load(..) | Op::Compute { .. } | Op::GetStatic(_) => {}
             _ => return false,
         }
     }

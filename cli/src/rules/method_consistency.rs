@@ -489,22 +489,25 @@ fn section_fields(v: &Views, sec: Section, class: u32) -> Vec<FieldId> {
         .collect()
 }
 
-/// The fields of one class a section accesses, each with whether it writes them, sorted.
-fn section_accesses(v: &Views, sec: Section, class: u32) -> Vec<(FieldId, bool)> {
-    let mut out: Vec<(FieldId, bool)> = match sec {
-        Section::View(lv) => v
-            .lock_view_part(lv as usize, class)
-            .iter()
-            .map(|&(f, k)| (f, k & WRITE != 0))
-            .collect(),
+/// The fields of one class a section accesses, each with its access kinds ([`READ`],
+/// [`WRITE`]), sorted.
+fn section_accesses(v: &Views, sec: Section, class: u32) -> Vec<(FieldId, u8)> {
+    let mut out: Vec<(FieldId, u8)> = match sec {
+        Section::View(lv) => v.lock_view_part(lv as usize, class).to_vec(),
         Section::Free(n, at) => v.facts[n as usize]
             .accesses
             .iter()
             .filter(|a| a.at == at)
-            .map(|a| (a.field, a.kind & WRITE != 0))
+            .map(|a| (a.field, a.kind))
             .collect(),
     };
     out.sort_unstable();
+    out.dedup_by(|b, a| {
+        a.0 == b.0 && {
+            a.1 |= b.1;
+            true
+        }
+    });
     out
 }
 
@@ -575,6 +578,21 @@ struct Flows {
     follows: FxHashMap<(usize, u32, u32), bool>,
 }
 
+impl Flows {
+    /// The control flow graph of node `n`'s method (`None`: no code), built once.
+    fn cfg(&mut self, p: &Program, v: &Views, n: usize) -> Option<&Cfg> {
+        self.cfgs
+            .entry(n)
+            .or_insert_with(|| {
+                p.method(v.nodes[n].method)
+                    .code
+                    .as_ref()
+                    .map(Cfg::with_local_tests)
+            })
+            .as_ref()
+    }
+}
+
 /// Whether two sections node `n` enters can both run in one call of it: they are not two
 /// implementations of one call, and where their routes part (in `n`, or in a callee both reach
 /// through the same call) one can follow the other ([`Cfg::can_follow`]: exclusive branches,
@@ -603,35 +621,34 @@ fn after(
         return false;
     }
     let mut flows = flows.borrow_mut();
-    let Flows { cfgs, follows } = &mut *flows;
     let mut node = n;
     for level in 0..=NEAR {
-        let cfg = cfgs.entry(node).or_insert_with(|| {
-            p.method(v.nodes[node].method)
-                .code
-                .as_ref()
-                .map(Cfg::with_local_tests)
-        });
-        let Some(cfg) = cfg.as_ref() else {
-            return true;
-        };
         let (rx, ry) = match level {
             NEAR => (NONE, NONE),
             _ => (x.route[level], y.route[level]),
         };
         if rx != NONE && rx == ry {
+            let Some(cfg) = flows.cfg(p, v, node) else {
+                return true;
+            };
             if cfg.can_repeat(rx.0) {
                 return true;
             }
             node = rx.1 as usize;
             continue;
         }
-        return match (x.anchor_at(v, node, level), y.anchor_at(v, node, level)) {
-            (Some(a), Some(b)) => *follows
-                .entry((node, a, b))
-                .or_insert_with(|| cfg.can_follow(a, b)),
-            _ => true,
+        let (Some(a), Some(b)) = (x.anchor_at(v, node, level), y.anchor_at(v, node, level)) else {
+            return true;
         };
+        if let Some(&follows) = flows.follows.get(&(node, a, b)) {
+            return follows;
+        }
+        let Some(cfg) = flows.cfg(p, v, node) else {
+            return true;
+        };
+        let follows = cfg.can_follow(a, b);
+        flows.follows.insert((node, a, b), follows);
+        return follows;
     }
     true
 }
@@ -643,7 +660,10 @@ fn after(
 ///
 /// The one pair left unlinked is a *quick look* and the section that looks again: a first
 /// section that only reads, whose value the method only tests (`if (window.missing() > 0)`,
-/// `if (count.get() >= threshold)`), and whose every field the later section reads again. What
+/// `if (count.get() >= threshold)`), or a section of the method's own whose values stay in it
+/// (`synchronized (this) { c = container; if (c != null) c.add(t); }`: used there, never after
+/// it, and deciding nothing about entering the other section, [`NodeOut::escapes`] and
+/// [`NodeOut::decided`]), and whose every field the later section accesses again. What
 /// the look decided is decided again there, under the lock the writers hold. The look stays
 /// linked when its value does more than decide: it reaches a write without being looked at
 /// again (the causal graph's flows and [`NodeOut::links`]), is combined with a value of the
@@ -652,10 +672,14 @@ fn after(
 /// lock set up, which another thread can undo). Any other look may guard the later section (a
 /// `checkClosed()` that throws) or hand it its value, and links it.
 ///
+/// Two sections reached through one call are linked when the callee links them (and, for a
+/// call in a loop, when both write: the next call's first section follows this one's second).
 /// Two sections that both write, or one two calls down (the causal graph follows values one
 /// call deep), are always linked; so is everything in a node the causal analysis did not cover.
 ///
 /// [`NodeOut::links`]: crate::whole::causal::NodeOut::links
+/// [`NodeOut::escapes`]: crate::whole::causal::NodeOut::escapes
+/// [`NodeOut::decided`]: crate::whole::causal::NodeOut::decided
 fn linked(
     p: &Program,
     v: &Views,
@@ -664,6 +688,30 @@ fn linked(
     (x, y): (&Entered, &Entered),
     flows: &RefCell<Flows>,
 ) -> bool {
+    // Two sections reached through one call are linked here when the callee links them: what
+    // the method does around the call touches neither. A call in a loop also runs the sections
+    // of one call after those of the last: a split update (both sections write) stays split
+    // across the calls.
+    if x.route[0] != NONE && x.route[0] == y.route[0] {
+        let inner = |e: &Entered| Entered {
+            route: [e.route[1], NONE],
+            ..*e
+        };
+        if linked(
+            p,
+            v,
+            g,
+            x.route[0].1 as usize,
+            (&inner(x), &inner(y)),
+            flows,
+        ) {
+            return true;
+        }
+        let writes = |e: &Entered| {
+            (section_accesses(v, e.sec, e.class).iter()).any(|&(_, k)| k & WRITE != 0)
+        };
+        return repeats(p, v, n, x.route[0].0, flows) && writes(x) && writes(y);
+    }
     if x.route[1] != NONE || y.route[1] != NONE {
         return true;
     }
@@ -671,22 +719,13 @@ fn linked(
         section_accesses(v, x.sec, x.class),
         section_accesses(v, y.sec, y.class),
     );
-    let has =
-        |set: &[(FieldId, bool)], f: FieldId| set.binary_search_by_key(&f, |&(g, _)| g).is_ok();
-    // The causal results of the method, and of the callee both sections are reached through.
-    let mut nodes = vec![n];
-    if x.route[0] != NONE && x.route[0] == y.route[0] {
-        nodes.push(x.route[0].1 as usize);
-    }
-    let outs: Option<Vec<&crate::whole::causal::NodeOut>> = nodes
-        .iter()
-        .map(|&m| g.outs.get(m).and_then(Option::as_ref))
-        .collect();
-    let Some(outs) = outs else {
+    let has = |set: &[(FieldId, u8)], f: FieldId| set.binary_search_by_key(&f, |&(g, _)| g).is_ok();
+    // The causal results of the method.
+    let Some(o) = g.outs.get(n).and_then(Option::as_ref) else {
         return true;
     };
     let code = p.method(v.nodes[n].method).code.as_ref();
-    let quick = |e: &Entered, look: &[(FieldId, bool)], then: &[(FieldId, bool)]| {
+    let quick = |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
         // A read of the look itself: in its region, or one of its unlocked accesses.
         let ats: Vec<u32> = instances(v, e)
             .iter()
@@ -712,31 +751,43 @@ fn linked(
             }
             Section::View(_) => false,
         };
-        look.iter().all(|&(f, written)| !written && has(then, f))
-            && e.anchor(v, n)
-                .zip(code)
-                .is_some_and(|(at, code)| crate::analysis::outcome::result_tested(code, at))
-            && !outs.iter().any(|o| {
-                (o.flows.iter().chain(&o.links)).any(|f| {
-                    if f.unlocked {
-                        unlocked_at(f.src.loc)
-                    } else {
-                        in_region(&f.src)
-                    }
-                }) || (o.combines.iter()).any(|c| in_region(&c.a) || in_region(&c.b))
-                    || o.summary.ret_reads.iter().any(in_region)
-                    || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc))
-            })
+        let used = |g: &GAccess, unlocked: bool| {
+            if unlocked {
+                unlocked_at(g.loc)
+            } else {
+                in_region(g)
+            }
+        };
+        // The look's value reaches a write (of its variable or another), is combined with
+        // another value, or is returned.
+        let acted_on = (o.flows.iter().chain(&o.links)).any(|f| used(&f.src, f.unlocked))
+            || (o.combines.iter()).any(|c| in_region(&c.a) || in_region(&c.b))
+            || o.summary.ret_reads.iter().any(in_region)
+            || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc));
+        // Only tested: at once, or the look's value stays inside its own region (used
+        // there, or not at all) and decides nothing about entering the other section.
+        let tested = e
+            .anchor(v, n)
+            .zip(code)
+            .is_some_and(|(at, code)| crate::analysis::outcome::result_tested(code, at));
+        let escaped = o.escapes.iter().any(|&(g, u)| used(&g, u));
+        let decided = other.anchor(v, n).is_none_or(|at| {
+            o.decided_overflow || (o.decided.iter()).any(|&(a, g, u)| a == at && used(&g, u))
+        });
+        // (A look in a callee may decide whether the callee returns at all: a `checkOpen()`
+        // that throws. Only a look of the method's own is known to stay in its region.)
+        let only_decides = tested || e.route[0] == NONE && !escaped && !decided;
+        look.iter().all(|&(f, k)| k & WRITE == 0 && has(then, f)) && only_decides && !acted_on
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
-    if x_first && !quick(x, &fx, &fy) || y_first && !quick(y, &fy, &fx) {
+    if x_first && !quick(x, &fx, y, &fy) || y_first && !quick(y, &fy, x, &fx) {
         return true;
     }
     // The look's fields read again after the other section wrote them: by any of the unlocked
     // accesses the look stands for (one slot per field and kind: the look before a lock and
     // the read after it are one).
-    let sets_up = |w: &[(FieldId, bool)], r: &[(FieldId, bool)]| {
-        w.iter().any(|&(f, written)| written && has(r, f))
+    let sets_up = |w: &[(FieldId, u8)], r: &[(FieldId, u8)]| {
+        w.iter().any(|&(f, k)| k & WRITE != 0 && has(r, f))
     };
     let read_after = |first: &Entered, then: &Entered| {
         instances(v, then)
@@ -744,6 +795,11 @@ fn linked(
             .any(|t| after(p, v, n, first, t, flows))
     };
     sets_up(&fx, &fy) && read_after(x, y) || sets_up(&fy, &fx) && read_after(y, x)
+}
+
+/// Whether the instruction at `at` of node `n` can run more than once in one call (in a loop).
+fn repeats(p: &Program, v: &Views, n: usize, at: u32, flows: &RefCell<Flows>) -> bool {
+    (flows.borrow_mut().cfg(p, v, n)).is_none_or(|cfg| cfg.can_repeat(at))
 }
 
 /// The sections an entered section stands for: itself, or for an unlocked access, every
@@ -1419,13 +1475,8 @@ fn held_across(
         let mut sites: Vec<u32> = ha.iter().filter(|s| hb.contains(s)).copied().collect();
         if sites.iter().any(|&s| s != METHOD_SITE) {
             let mut flows = flows.borrow_mut();
-            let cfg = flows.cfgs.entry(node).or_insert_with(|| {
-                p.method(v.nodes[node].method)
-                    .code
-                    .as_ref()
-                    .map(Cfg::with_local_tests)
-            });
-            sites.retain(|&s| s == METHOD_SITE || cfg.as_ref().is_some_and(|c| !c.can_repeat(s)));
+            let cfg = flows.cfg(p, v, node);
+            sites.retain(|&s| s == METHOD_SITE || cfg.is_some_and(|c| !c.can_repeat(s)));
         }
         let held = named_held(v, node, &sites, ca && cb);
         out.extend(held.into_iter().filter(|l| covers(node, l)));

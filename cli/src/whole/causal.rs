@@ -182,6 +182,9 @@ const MAX_DISPATCHED: usize = 64;
 /// Most entries of each summary list (and flows, combinations per method).
 const MAX_LIST: usize = 16;
 
+/// Most entries of [`NodeOut::decided`].
+const MAX_DECIDED: usize = 64;
+
 fn push_capped<T: PartialEq>(v: &mut Vec<T>, x: T) {
     if v.len() < MAX_LIST && !v.contains(&x) {
         v.push(x);
@@ -280,6 +283,18 @@ pub struct NodeOut {
     /// Direct dependencies between globals (Definition 1): a value read from the first (or a
     /// condition on it) written into the second, as a pair in order.
     pub depends: Vec<(Var, Var)>,
+    /// Reads whose value this method uses as data once it has left their region (a read
+    /// outside every region, `true`: anywhere): passed to a call, stored, returned,
+    /// dereferenced or indexed with, not only tested by a branch or formatted into a message.
+    /// A read not here was used inside its region, or only to decide.
+    pub escapes: Vec<(GAccess, bool)>,
+    /// Lock operations and calls made outside every region of this method, each with a read
+    /// that decides whether it runs (a branch on the read's value, in its region or after it,
+    /// that the instruction depends on; `true`: a read outside every region): a later critical
+    /// section that a look decides to enter.
+    pub decided: Vec<(u32, GAccess, bool)>,
+    /// [`Self::decided`] was cut short: more entries than it holds.
+    pub decided_overflow: bool,
 }
 
 /// A region view with read and write accesses (Definition 5), sorted.
@@ -906,18 +921,8 @@ impl Run<'_> {
             if self.out.flows.len() >= MAX_LIST {
                 break;
             }
-            let (src, unlocked) = match self.srcs[b] {
-                Src::Atomic(g) => (g, false),
-                Src::Plain(var, loc) => (
-                    GAccess {
-                        var,
-                        node: self.node,
-                        site: u32::MAX,
-                        loc,
-                    },
-                    true,
-                ),
-                _ => continue,
+            let Some((src, unlocked)) = self.read_access(b) else {
+                continue;
             };
             let check = data & (1 << b) == 0;
             let index = edge == Edge::Index;
@@ -967,6 +972,64 @@ impl Run<'_> {
                 self.flowed |= 1 << b;
             }
             self.out.flows.push(flow);
+        }
+    }
+
+    /// Records the sources of `inputs` that a step of kind `kind` uses as data after they left
+    /// their region ([`NodeOut::escapes`]). A branch decides on them, arithmetic and formatting
+    /// only carry them on to the step that uses the result, and a lock operation's input is a
+    /// lock.
+    fn escapes(&mut self, kind: StepKind, inputs: &[Val]) {
+        let uses = match kind {
+            StepKind::Sink | StepKind::Return | StepKind::HeapRead | StepKind::StableRead => true,
+            StepKind::Call(_) => !kind.is_lock_operation(),
+            _ => false,
+        };
+        if !uses {
+            return;
+        }
+        let u = union(inputs);
+        let stale = ((u.left & !u.again & self.atomic) | (u.src & self.unlocked)) & u.data;
+        for b in bits(stale) {
+            if let Some(g) = self.read_access(b) {
+                push_capped(&mut self.out.escapes, g);
+            }
+        }
+    }
+
+    /// Records the reads among the conditions `ctl` of the lock operation or call at `at`, made
+    /// outside every region of the method ([`NodeOut::decided`]).
+    fn decided(&mut self, at: u32, ctl: Val) {
+        let ctl = self.ctl_flow(ctl);
+        for b in bits(ctl.src & (self.atomic | self.unlocked)) {
+            let Some((g, unlocked)) = self.read_access(b) else {
+                continue;
+            };
+            if self.out.decided.len() >= MAX_DECIDED {
+                self.out.decided_overflow = true;
+                return;
+            }
+            if !self.out.decided.contains(&(at, g, unlocked)) {
+                self.out.decided.push((at, g, unlocked));
+            }
+        }
+    }
+
+    /// The read that source `b` stands for, and whether it was made outside every region (its
+    /// `site` is then meaningless).
+    fn read_access(&self, b: usize) -> Option<(GAccess, bool)> {
+        match self.srcs[b] {
+            Src::Atomic(g) => Some((g, false)),
+            Src::Plain(var, loc) => Some((
+                GAccess {
+                    var,
+                    node: self.node,
+                    site: u32::MAX,
+                    loc,
+                },
+                true,
+            )),
+            _ => None,
         }
     }
 
@@ -1737,6 +1800,13 @@ impl Analysis for Run<'_> {
         self.took = 0;
         let op = self.code.insns[at as usize].op.clone();
         let ctl = self.control(at);
+        if cx.record {
+            self.escapes(cx.kind, inputs);
+            let entry = matches!(cx.kind, StepKind::Lock | StepKind::Call(_));
+            if entry && cx.caller_region.is_none() {
+                self.decided(at, ctl);
+            }
+        }
         match cx.kind {
             StepKind::Fresh => Val {
                 flag: match op {
@@ -1881,7 +1951,9 @@ impl Analysis for Run<'_> {
                 Val::default()
             }
             StepKind::Return => {
-                if cx.record {
+                // A `void` method returns nothing its callers could use: the conditions that
+                // lead to one of its `return`s are not a value it hands out.
+                if cx.record && !inputs.is_empty() {
                     let v = union(inputs).or(ctl);
                     let nothing = inputs
                         .first()
