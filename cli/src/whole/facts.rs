@@ -61,7 +61,7 @@ pub struct CallSite {
     /// The call is made on `this`: the callee names the caller's locks of `this` the same way.
     pub on_this: bool,
     /// The call is made on `this` or on the enclosing instance of an inner class's `this`:
-    /// the callee's `this` is the caller's object (see [`Access::on_this`]).
+    /// the callee's `this` is the caller's object (see [`Access::own`]).
     pub on_own: bool,
     /// The call's result only becomes logged or printed text (`log.debug("{}", getState())`):
     /// what the callee only reads, it reads for a message.
