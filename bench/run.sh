@@ -276,7 +276,7 @@ resolve() {
                 corpus_desc+=", rules stale-value and block-local-atomicity"
             else
                 # The whole-program target: all rules, open world.
-                corpus_args=(--open-world)
+                corpus_args=(--open-world --rules all)
                 corpus_desc+=", all rules, --open-world"
             fi
             ;;

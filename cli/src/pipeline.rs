@@ -247,74 +247,31 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     stats.profile.append(&mut program.profile);
     stats.summary_time = t2.elapsed();
 
-    let t3 = Instant::now();
-    let counter = Counter::start(progress, "analysing", stats.classes);
-    let methods = AtomicUsize::new(0);
-    let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
-        .classes
-        .par_iter()
-        .enumerate()
-        .filter(|(_, c)| !c.library)
-        .map(|(class_id, class)| {
-            let out = analyse_class(&program, class_id as u32, class, &opts.rules, &methods);
-            counter.tick();
-            out
-        })
-        .collect();
-    let mut found: Vec<Guarded> = Vec::new();
-    for (d, p) in per_class {
-        found.extend(d);
-        problems.extend(p);
-    }
-    // A value read and used inside one enclosing critical section stays a finding only if a
-    // writer of what it read does not hold that lock.
-    let t_guards = Instant::now();
-    let vars: FxHashSet<GuardVar> = found
-        .iter()
-        .flat_map(|(_, q)| q.guard.map(|g| g.var).into_iter().chain(q.var))
-        .collect();
-    let writes = guards::writes_of(&program, &vars);
-    let before = found.len();
-    let mut diagnostics: Vec<Diagnostic> = found
-        .into_iter()
-        .filter(|(_, q)| q.guard.is_none_or(|g| !writes.guarded(&g)))
-        // A read-modify-write inside one region stands only where a writer holds other locks.
-        .filter_map(|(mut d, q)| {
-            let Some(update) = &q.wrong_lock else {
-                return Some((d, q));
-            };
-            let (m, at) = writes.other_lock(&program, update)?;
-            explain::wrong_lock(&mut d, &program, m, at);
-            Some((d, q))
-        })
-        // A look at a queue's head goes stale only when another method takes from it too.
-        .filter(|(_, q)| !q.head || q.var.is_some_and(|v| writes.taken_elsewhere(v, q.method)))
-        .map(|(mut d, q)| {
-            if let (Some(var), Some(e)) = (q.var, d.evidence.as_mut()) {
-                let w = if writes.written_elsewhere(var, q.method) {
-                    "elsewhere"
-                } else {
-                    "self"
-                };
-                *e = Box::leak(format!("{e}/{w}").into_boxed_str());
-            }
-            d
-        })
-        .collect();
-    stats.profile.push(format!(
-        "guards: {} variables, {} findings guarded, in {:?}",
-        vars.len(),
-        before - diagnostics.len(),
-        t_guards.elapsed()
-    ));
-    stats.methods = methods.load(Ordering::Relaxed);
-    stats.analysis_time = t3.elapsed();
-
-    let t4 = Instant::now();
-    if opts.rules.iter().any(|r| r.is_whole_program()) {
-        // One panic here must not lose the per-method findings: contain it like a method's.
-        let whole =
-            crate::diag::contain_phase(|| whole_program(&program, opts, &packages, progress));
+    // The per-method rules and the whole-program rules read the same finished model and
+    // nothing of each other: run them side by side, so that the serial stretches of the
+    // whole-program phase (scopes, lock views, components) leave the other core to the
+    // per-method rules. Their timings overlap.
+    let whole_wanted = opts.rules.iter().any(|r| r.is_whole_program());
+    let (per_method, whole) = rayon::join(
+        || per_method_rules(&program, opts, progress),
+        || {
+            whole_wanted.then(|| {
+                let t4 = Instant::now();
+                // One panic here must not lose the per-method findings: contain it like a
+                // method's.
+                let whole = crate::diag::contain_phase(|| {
+                    whole_program(&program, opts, &packages, progress)
+                });
+                (whole, t4.elapsed())
+            })
+        },
+    );
+    let mut diagnostics = per_method.diagnostics;
+    problems.extend(per_method.problems);
+    stats.profile.push(per_method.profile);
+    stats.methods = per_method.methods;
+    stats.analysis_time = per_method.time;
+    if let Some((whole, time)) = whole {
         match whole {
             Ok((found, world, threads, failed, mut profile)) => {
                 diagnostics.extend(found);
@@ -328,8 +285,8 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
                 format!("internal error in the whole-program analysis: {panic}; the other rules' findings are kept"),
             )),
         }
+        stats.whole_program_time = time;
     }
-    stats.whole_program_time = t4.elapsed();
     progress.phase("explaining", 0);
     if opts.rules.contains(&RuleId::StaleValue) && opts.rules.contains(&RuleId::CausalStaleValue) {
         rules::causal_stale_value::merge_duplicates(&mut diagnostics);
@@ -357,6 +314,90 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
         stats,
         suppressions,
         sections,
+    }
+}
+
+/// What the per-method rules found: diagnostics that stand after the guard check, problems
+/// (methods whose analysis failed), the number of methods analysed, a profile line and the time.
+struct PerMethod {
+    diagnostics: Vec<Diagnostic>,
+    problems: Vec<InputProblem>,
+    methods: usize,
+    profile: String,
+    time: Duration,
+}
+
+/// The per-method rules over every scanned class, then the guard check of what they found
+/// against the program's writes.
+fn per_method_rules(program: &Program, opts: &ScanOptions, progress: &dyn Progress) -> PerMethod {
+    let t3 = Instant::now();
+    let scanned = program.classes.iter().filter(|c| !c.library).count();
+    let counter = Counter::start(progress, "analysing", scanned);
+    let methods = AtomicUsize::new(0);
+    let mut problems = Vec::new();
+    let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
+        .classes
+        .par_iter()
+        .enumerate()
+        .filter(|(_, c)| !c.library)
+        .map(|(class_id, class)| {
+            let out = analyse_class(program, class_id as u32, class, &opts.rules, &methods);
+            counter.tick();
+            out
+        })
+        .collect();
+    let mut found: Vec<Guarded> = Vec::new();
+    for (d, p) in per_class {
+        found.extend(d);
+        problems.extend(p);
+    }
+    // A value read and used inside one enclosing critical section stays a finding only if a
+    // writer of what it read does not hold that lock.
+    let t_guards = Instant::now();
+    let vars: FxHashSet<GuardVar> = found
+        .iter()
+        .flat_map(|(_, q)| q.guard.map(|g| g.var).into_iter().chain(q.var))
+        .collect();
+    let writes = guards::writes_of(program, &vars);
+    let before = found.len();
+    let diagnostics: Vec<Diagnostic> = found
+        .into_iter()
+        .filter(|(_, q)| q.guard.is_none_or(|g| !writes.guarded(&g)))
+        // A read-modify-write inside one region stands only where a writer holds other locks.
+        .filter_map(|(mut d, q)| {
+            let Some(update) = &q.wrong_lock else {
+                return Some((d, q));
+            };
+            let (m, at) = writes.other_lock(program, update)?;
+            explain::wrong_lock(&mut d, program, m, at);
+            Some((d, q))
+        })
+        // A look at a queue's head goes stale only when another method takes from it too.
+        .filter(|(_, q)| !q.head || q.var.is_some_and(|v| writes.taken_elsewhere(v, q.method)))
+        .map(|(mut d, q)| {
+            if let (Some(var), Some(e)) = (q.var, d.evidence.as_mut()) {
+                let w = if writes.written_elsewhere(var, q.method) {
+                    "elsewhere"
+                } else {
+                    "self"
+                };
+                *e = Box::leak(format!("{e}/{w}").into_boxed_str());
+            }
+            d
+        })
+        .collect();
+    let profile = format!(
+        "guards: {} variables, {} findings guarded, in {:?}",
+        vars.len(),
+        before - diagnostics.len(),
+        t_guards.elapsed()
+    );
+    PerMethod {
+        diagnostics,
+        problems,
+        methods: methods.load(Ordering::Relaxed),
+        profile,
+        time: t3.elapsed(),
     }
 }
 

@@ -1067,29 +1067,29 @@ fn entered_break(
     class: u32,
     (local, n): (bool, usize),
 ) -> Option<((Section, Section), usize)> {
+    // Whether each section is on the method's own object (see `apart`), asked once per section.
+    let own: Vec<std::cell::Cell<Option<bool>>> = vec![std::cell::Cell::new(None); run.len()];
+    let own_at = |i: usize| {
+        own[i].get().unwrap_or_else(|| {
+            let o = section_own(v, n, &run[i], class);
+            own[i].set(Some(o));
+            o
+        })
+    };
     run.iter().enumerate().find_map(|(i, x)| {
-        run[i + 1..].iter().find_map(|y| {
-            if !together(x, y) {
+        run[i + 1..].iter().enumerate().find_map(|(j, y)| {
+            let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
+            let (a, b) = (&slot_sets[sa as usize].1, &slot_sets[sb as usize].1);
+            // Two unlocked accesses are a data race, not a split critical section.
+            let locked = matches!(ea, Section::View(_)) || matches!(eb, Section::View(_));
+            if !locked || subset(a, b) || subset(b, a) || !together(x, y) {
                 return None;
             }
             let serial = serial(x, y);
             // Locks held across both sections: a writer that needs one waits for the method.
             let outer = outer(x, y);
             // Both sections on the method's own object (see `apart`).
-            let local = (
-                local,
-                (
-                    n,
-                    section_own(v, n, x, class) && section_own(v, n, y, class),
-                ),
-            );
-            let (sa, ea, sb, eb) = (x.slot, x.sec, y.slot, y.sec);
-            let (a, b) = (&slot_sets[sa as usize].1, &slot_sets[sb as usize].1);
-            // Two unlocked accesses are a data race, not a split critical section.
-            let locked = matches!(ea, Section::View(_)) || matches!(eb, Section::View(_));
-            if !locked || subset(a, b) || subset(b, a) {
-                return None;
-            }
+            let local = (local, (n, own_at(i) && own_at(i + 1 + j)));
             let writes = |x: &FieldSet| x.iter().any(|&(_, k)| k & WRITE != 0);
             // Two looks that only read are split only for a writer that updates both together.
             if shares(a, b) && (writes(a) || writes(b)) {
