@@ -2106,6 +2106,188 @@ public class SettableRange {
 }
 
 #[test]
+fn a_thread_body_is_not_concurrent_with_itself_in_a_library() {
+    // A thread runs its body once, on itself: the run() of a Thread subclass is a serial signal
+    // of the platform model, so another run() of the same class is no concurrent writer of the
+    // fields of its own object (issue 12's wrong threads: a timer's thread, a pool's worker).
+    // Twins: a public method other threads call writes the flag between the sections, and a
+    // static field that every body shares.
+    const BODY: &str = r#"package e2e.body;
+
+import java.util.ArrayDeque;
+
+/**
+ * Precision family "wrong-threads": a thread runs its body once, on itself ({@code Thread.start}:
+ * "it is never legal to start a thread more than once"). A worker thread takes tasks from its
+ * queue while it is open, each look in a critical section of its own, and closes the queue in a
+ * last section when its loop ends (the shape of a timer's thread and of a pool's worker). The
+ * only writer of {@code open} is that body itself: another worker's body writes its own queue
+ * and flag, never this one's, so nothing can run between this body's sections and change them.
+ * Quiet for {@code method-consistency}. (Each worker used to count as a concurrent writer of
+ * every other worker's fields.)
+ *
+ * <p>Buggy twins: {@link Reopening}, whose {@code reopen()} is called by other threads and can
+ * run between the loop's last look and the body's closing section (the tasks it admits are then
+ * cleared unrun); and {@link Counting}, whose bodies count themselves in a static field that all
+ * of them share, read in one section and written in another.
+ */
+public final class ThreadBody {
+    private ThreadBody() {
+    }
+
+    static final class Worker extends Thread {
+        private final Object lock = new Object();
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        private boolean open = true;
+
+        public void submit(Runnable task) {
+            synchronized (lock) {
+                if (open) {
+                    queue.add(task);
+                    lock.notifyAll();
+                }
+            }
+        }
+
+        // Quiet: no other thread writes this worker's flag between the loop and the close.
+        @Override
+        public void run() {
+            try {
+                loop(); // OWN-BODY
+            } finally {
+                synchronized (lock) {
+                    open = false;
+                    queue.clear();
+                }
+            }
+        }
+
+        private void loop() {
+            while (true) {
+                Runnable next;
+                synchronized (lock) {
+                    while (queue.isEmpty() && open) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    next = queue.poll();
+                }
+                if (next == null) {
+                    return;
+                }
+                next.run();
+            }
+        }
+    }
+
+    static final class Reopening extends Thread {
+        private final Object lock = new Object();
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        private boolean open = true;
+
+        public void submit(Runnable task) {
+            synchronized (lock) {
+                if (open) {
+                    queue.add(task);
+                    lock.notifyAll();
+                }
+            }
+        }
+
+        // Another thread reopens the queue: between the loop's last look and the close.
+        public void reopen() {
+            synchronized (lock) {
+                open = true;
+            }
+        }
+
+        // Buggy: reopen() can run between the loop's last look and the close.
+        @Override
+        public void run() {
+            try {
+                loop(); // REOPENED
+            } finally {
+                synchronized (lock) {
+                    open = false;
+                    queue.clear();
+                }
+            }
+        }
+
+        private void loop() {
+            while (true) {
+                Runnable next;
+                synchronized (lock) {
+                    while (queue.isEmpty() && open) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    next = queue.poll();
+                }
+                if (next == null) {
+                    return;
+                }
+                next.run();
+            }
+        }
+    }
+
+    static final class Counting extends Thread {
+        private static final Object LOCK = new Object();
+        private static int started;
+
+        // Buggy: every body shares the static count; two of them lose an increment.
+        @Override
+        public void run() {
+            int seen;
+            synchronized (LOCK) {
+                seen = started; // SHARED-COUNT
+            }
+            synchronized (LOCK) {
+                started = seen + 1;
+            }
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("body-src");
+    let lib = common::scratch_dir("body-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/body/ThreadBody.java", BODY)]);
+    let args = ["--rules", "method-consistency", "--world", "library"];
+    let (run, report) = scan_json(&[&lib], &args);
+    let mc = report.findings_of("method-consistency");
+    let at = |class: &str, tag: &str| {
+        mc.iter()
+            .find(|f| f.class == class && f.line == Some(line_of(BODY, tag)))
+            .map(|f| f.level.clone())
+    };
+    assert_eq!(
+        at("e2e.body.ThreadBody$Worker", "// OWN-BODY"),
+        None,
+        "only the worker's own body writes its flag: quiet\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.body.ThreadBody$Reopening", "// REOPENED"),
+        Some("warning".to_string()),
+        "reopen() can run between the loop and the close: a warning\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.body.ThreadBody$Counting", "// SHARED-COUNT"),
+        Some("warning".to_string()),
+        "every body shares the static count: a warning\n{}",
+        run.describe()
+    );
+}
+
+#[test]
 fn java_8_synthetic_accessors_read_like_direct_field_accesses() {
     // Before nestmates (Java 11), an inner class reaches its outer class's private fields
     // through static `access$NNN` methods. Compiled for Java 8 and for Java 17, the same

@@ -146,8 +146,9 @@ pub fn own_operation(p: &Program, code: u32, owner: u32) -> bool {
 
 /// Whether method `m` is a signal that its interface's contract calls serially on one object
 /// (`serial` in the platform model: a `Flow.Subscriber`'s or a Reactive Streams subscriber's
-/// `onNext`, `onError`, `onComplete`, `onSubscribe`), an instance method of a class that
-/// implements the interface. Two such signals never run at once on one subscriber.
+/// `onNext`, `onError`, `onComplete`, `onSubscribe`; a `Thread`'s `run()`, which a thread runs
+/// once, on itself), an instance method of a class that implements the interface (extends the
+/// class). Two such signals never run at once on one subscriber.
 pub fn serial_signal(p: &Program, m: MethodId) -> bool {
     let method = p.method(m);
     if method.is_static() {
@@ -160,14 +161,31 @@ pub fn serial_signal(p: &Program, m: MethodId) -> bool {
 }
 
 /// Whether method `other` and a serial signal of class `signal` are two signals of one
-/// subscriber on fields of `owner` that are its own (each an operation of `owner`, see
-/// [`own_operation`]): the contract sends them one at a time, so neither runs between the
-/// other's sections on the same object.
+/// subscriber (see [`own_operation`]) on fields of `owner` that are its state (see
+/// [`receives`]): the contract sends them one at a time, so neither runs between the
+/// other's sections on the same object. Not when `owner` has a static field of the kind views
+/// track (neither final nor volatile): every subscriber (every thread body) shares that one,
+/// and two of them run at once.
 pub fn serial_with(p: &Program, signal: u32, other: MethodId, owner: u32) -> bool {
-    own_operation(p, signal, owner)
-        && own_operation(p, other.class, owner)
+    use crate::bytecode::acc::{FINAL, STATIC, VOLATILE};
+    receives(p, signal, owner)
+        && receives(p, other.class, owner)
         && own_operation(p, signal, other.class)
         && serial_signal(p, other)
+        && !(p.class(owner).fields.iter()).any(|f| f.access & (STATIC | FINAL | VOLATILE) == STATIC)
+}
+
+/// Whether the fields of class `owner` are state of the object that receives the signals of
+/// class `signal`: its own fields (`owner` is the class or a supertype), or those of a class
+/// declared inside it (a subscriber's linked nodes, a thread's work items). A class declared
+/// beside it (another member of the same outer class: an account the threads are handed) is
+/// shared between receivers, and is not.
+fn receives(p: &Program, signal: u32, owner: u32) -> bool {
+    p.is_subclass_idx(signal, owner)
+        || p.class(owner)
+            .name
+            .strip_prefix(&*p.class(signal).name)
+            .is_some_and(|rest| rest.starts_with('$'))
 }
 
 /// Whether a class is meant for concurrent callers: it synchronizes itself, or carries a
