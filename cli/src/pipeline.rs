@@ -449,9 +449,27 @@ fn whole_program(
     }
     let threads_time = t_threads.elapsed();
     let thread_count = threads.len();
-    let mut views = views::build(program, threads);
+    let mc = opts.rules.contains(&RuleId::MethodConsistency);
+    let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
+    let csv = opts.rules.contains(&RuleId::CausalStaleValue);
+    let (graph, mut explored) = views::explore(program, &threads);
+    // The views over the explored graph and the causal analysis of its nodes need only the
+    // graph: side by side, so that the serial stretches of the one (scopes, lock views) leave
+    // the other core to the other.
+    let t_causal = Instant::now();
+    let (derived, analysed) = rayon::join(
+        || views::complete(&graph, &threads),
+        || {
+            (mc || hldr || csv).then(|| {
+                progress.phase("causal graph", 0);
+                crate::whole::causal::analyse_nodes(program, &graph)
+            })
+        },
+    );
+    explored.extend(derived.profile().iter().cloned());
+    let views = views::Views::assemble(graph, derived, threads, explored);
     let mut profile = vec![format!("threads: {thread_count} in {threads_time:?}")];
-    profile.append(&mut views.profile);
+    profile.extend(views.profile.iter().cloned());
     let mut problems = Vec::new();
     for (i, f) in views.facts.iter().enumerate() {
         if let Some(reason) = &f.failed {
@@ -468,43 +486,55 @@ fn whole_program(
         }
     }
     let mut found = Vec::new();
-    let mc = opts.rules.contains(&RuleId::MethodConsistency);
-    let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
-    let csv = opts.rules.contains(&RuleId::CausalStaleValue);
-    if mc || hldr || csv {
-        progress.phase("causal graph", 0);
-        let t = Instant::now();
-        let mut graph = crate::whole::causal::build(program, &views);
+    if let Some(analysed) = analysed {
+        let mut graph = crate::whole::causal::finish(&views, analysed);
         profile.append(&mut graph.profile);
-        profile.push(format!("causal: built in {:?}", t.elapsed()));
-        if mc {
-            progress.phase("method-consistency", 0);
-            let t = Instant::now();
-            found.extend(rules::method_consistency::check(
-                program,
-                &views,
-                &graph,
-                &mut profile,
-            ));
-            profile.push(format!("method-consistency: in {:?}", t.elapsed()));
-        }
-        if hldr {
-            progress.phase("high-level-data-race", 0);
-            found.extend(rules::high_level_data_race::check(
-                program,
-                &views,
-                &graph,
-                &mut profile,
-            ));
-        }
-        if csv {
-            progress.phase("causal-stale-value", 0);
-            found.extend(rules::causal_stale_value::check(
-                program,
-                &views,
-                &graph,
-                &mut profile,
-            ));
+        profile.push(format!(
+            "causal: built in {:?} (beside the views)",
+            t_causal.elapsed()
+        ));
+        // method-consistency, the longest, beside the other two: its serial stretches (the
+        // reported methods' explanations) leave a core to them.
+        let (mc_found, others) = rayon::join(
+            || {
+                let mut profile = Vec::new();
+                let found = mc.then(|| {
+                    progress.phase("method-consistency", 0);
+                    let t = Instant::now();
+                    let found =
+                        rules::method_consistency::check(program, &views, &graph, &mut profile);
+                    profile.push(format!("method-consistency: in {:?}", t.elapsed()));
+                    found
+                });
+                (found.unwrap_or_default(), profile)
+            },
+            || {
+                let mut profile = Vec::new();
+                let mut found = Vec::new();
+                if hldr {
+                    progress.phase("high-level-data-race", 0);
+                    found.extend(rules::high_level_data_race::check(
+                        program,
+                        &views,
+                        &graph,
+                        &mut profile,
+                    ));
+                }
+                if csv {
+                    progress.phase("causal-stale-value", 0);
+                    found.extend(rules::causal_stale_value::check(
+                        program,
+                        &views,
+                        &graph,
+                        &mut profile,
+                    ));
+                }
+                (found, profile)
+            },
+        );
+        for (f, mut p) in [mc_found, others] {
+            found.extend(f);
+            profile.append(&mut p);
         }
     }
     (found, world.describe(), names, problems, profile)

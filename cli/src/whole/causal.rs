@@ -41,7 +41,7 @@ use rayon::prelude::*;
 
 use super::facts::{FieldId, READ, WRITE};
 use super::fields::{FieldTable, IO_PREFIXES};
-use super::views::{tarjan, Node, Views};
+use super::views::{tarjan, Graph, Node, Views};
 use crate::analysis::engine::{self, Analysis, Frame, MethodCx, RegionEvent, StepCx, StepKind};
 use crate::analysis::locks::{self, CallEffect, RegionCall, Returns, CALLER_SITE};
 use crate::bytecode::cfg::{control_dependence, Cfg, Control};
@@ -562,7 +562,7 @@ enum Src {
 struct Run<'a> {
     p: &'a Program,
     fields: &'a FieldTable,
-    views: &'a Views,
+    views: &'a Graph,
     outs: &'a [Option<NodeOut>],
     node: u32,
     id: MethodId,
@@ -1988,7 +1988,7 @@ impl Analysis for Run<'_> {
 fn analyse(
     p: &Program,
     fields: &FieldTable,
-    views: &Views,
+    views: &Graph,
     outs: &[Option<NodeOut>],
     node: usize,
 ) -> Option<NodeOut> {
@@ -2076,7 +2076,7 @@ fn analyse(
 
 /// Whether a method may enter a region itself: a lock of its own, or a call on a thread-safe
 /// library object.
-fn opens_region(p: &Program, views: &Views, node: usize) -> bool {
+fn opens_region(p: &Program, views: &Graph, node: usize) -> bool {
     if !views.facts[node].regions.is_empty() {
         return true;
     }
@@ -2099,8 +2099,17 @@ fn opens_region(p: &Program, views: &Views, node: usize) -> bool {
     })
 }
 
-/// Build the causal graph over the explored program of `views`.
-pub fn build(p: &Program, views: &Views) -> CausalGraph {
+/// The nodes analysed (see [`analyse_nodes`]): what [`finish`] derives the graph from.
+pub struct Analysed {
+    outs: Vec<Option<NodeOut>>,
+    preds: Vec<Vec<usize>>,
+    profile: Vec<String>,
+    t0: std::time::Instant,
+}
+
+/// Analyse the nodes that matter, callees first: what needs only the explored graph, so that
+/// it can run beside the computation of the views over it.
+pub fn analyse_nodes(p: &Program, views: &Graph) -> Analysed {
     let t0 = std::time::Instant::now();
     let n = views.nodes.len();
     let fields = &views.fields;
@@ -2181,10 +2190,27 @@ pub fn build(p: &Program, views: &Views) -> CausalGraph {
             outs[v] = o;
         }
     }
-    let mut profile = vec![format!(
+    let profile = vec![format!(
         "causal: {count} of {n} nodes analysed, at {:?}",
         t0.elapsed()
     )];
+    Analysed {
+        outs,
+        preds,
+        profile,
+        t0,
+    }
+}
+
+/// The causal graph from the analysed nodes and the views: region views, correlated and
+/// dependent pairs.
+pub fn finish(views: &Views, a: Analysed) -> CausalGraph {
+    let Analysed {
+        outs,
+        preds,
+        mut profile,
+        t0,
+    } = a;
     let region_views = region_views(views, &outs);
     let mut correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>> = FxHashMap::default();
     for (v, o) in outs.iter().enumerate() {

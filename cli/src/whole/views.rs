@@ -102,10 +102,8 @@ pub struct LockView {
 
 /// Everything the method-consistency check needs.
 pub struct Views {
-    pub nodes: Vec<Node>,
-    pub facts: Vec<Facts>,
-    /// Callee node indices of each node.
-    pub edges: Vec<Vec<usize>>,
+    /// The explored program the views are computed over (reached through `Deref`).
+    graph: Graph,
     /// Dynamic scope of each strongly connected component, restricted to the fields that occur
     /// in some lock view (no other field can make views overlap); see [`Views::scope`].
     comp_scope: Vec<Scope>,
@@ -124,19 +122,58 @@ pub struct Views {
     /// the order first seen (lock views in order, each one's classes ascending).
     pub parts: Vec<(u32, FieldSet)>,
     pub threads: Vec<AbstractThread>,
-    pub fields: FieldTable,
     /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
     pub profile: Vec<String>,
-    /// Index of each explored node.
-    index: FxHashMap<Node, usize>,
 }
 
-impl Views {
+/// The explored program: the `(method, caller holds this)` nodes the threads reach, their
+/// facts and call edges. What [`explore`] finds; the views are computed over it ([`complete`]),
+/// and so is the causal graph's analysis of each node, side by side with them.
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub facts: Vec<Facts>,
+    /// Callee node indices of each node.
+    pub edges: Vec<Vec<usize>>,
+    pub fields: FieldTable,
+    /// Index of each explored node.
+    index: FxHashMap<Node, usize>,
+    /// Callees called only on fresh receivers (or, in open world, unshared legacy
+    /// collections), with the fields their scopes leave out.
+    fresh: Vec<Vec<(usize, Excluded)>>,
+    /// The threads are a library's unknown callers.
+    open: bool,
+}
+
+impl Graph {
     /// The index of an explored node.
     pub fn node_index(&self, n: Node) -> Option<usize> {
         self.index.get(&n).copied()
     }
+}
 
+/// A [`Views`] is the explored [`Graph`] with the scopes and views computed over it: its nodes,
+/// facts and edges are read through it.
+impl std::ops::Deref for Views {
+    type Target = Graph;
+    fn deref(&self) -> &Graph {
+        &self.graph
+    }
+}
+
+/// What [`complete`] computes over a [`Graph`]: everything in [`Views`] but the graph and the
+/// threads.
+pub struct Derived {
+    comp_scope: Vec<Scope>,
+    comp: Vec<usize>,
+    views_of: Vec<Vec<usize>>,
+    synchronizes: Vec<bool>,
+    reached_by: Vec<ThreadSet>,
+    lock_views: Vec<LockView>,
+    parts: Vec<(u32, FieldSet)>,
+    profile: Vec<String>,
+}
+
+impl Views {
     /// The dynamic scope of a node, restricted to fields that occur in lock views (entries:
     /// [`entry_field`], [`entry_kind`]).
     pub fn scope(&self, n: usize) -> &[u32] {
@@ -203,8 +240,39 @@ impl Views {
 /// A set of threads (ascending numbers), shared by every node that the same threads reach.
 pub type ThreadSet = std::sync::Arc<[u32]>;
 
-/// Build the views of the program for the given threads.
-pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
+impl Derived {
+    /// Figures about the computation, for `STALECHECK_TIMINGS`.
+    pub fn profile(&self) -> &[String] {
+        &self.profile
+    }
+}
+
+impl Views {
+    /// The views of `graph` for `threads`, from what [`complete`] computed over it.
+    pub fn assemble(
+        graph: Graph,
+        d: Derived,
+        threads: Vec<AbstractThread>,
+        profile: Vec<String>,
+    ) -> Views {
+        Views {
+            graph,
+            comp_scope: d.comp_scope,
+            comp: d.comp,
+            views_of: d.views_of,
+            synchronizes: d.synchronizes,
+            reached_by: d.reached_by,
+            lock_views: d.lock_views,
+            parts: d.parts,
+            threads,
+            profile,
+        }
+    }
+}
+
+/// Explore the nodes the threads reach, level by level, computing their facts in parallel;
+/// returns the graph and its profile line.
+pub fn explore(p: &Program, threads: &[AbstractThread]) -> (Graph, Vec<String>) {
     let t0 = std::time::Instant::now();
     let mut profile = Vec::new();
     let fields = FieldTable::new(p);
@@ -212,7 +280,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     let mut index: FxHashMap<Node, usize> = FxHashMap::default();
     let mut nodes: Vec<Node> = Vec::new();
     let mut frontier: Vec<Node> = Vec::new();
-    for t in &threads {
+    for t in threads {
         for &e in &t.entries {
             let n = Node {
                 method: e,
@@ -272,7 +340,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     // Calls on a fresh receiver: the callee's scope without the object's own fields (an edge
     // that is also a plain call keeps them all). In open world, so are calls on a legacy
     // collection its holder's callers do not share.
-    let open = crate::whole::threads::open_world(&threads);
+    let open = crate::whole::threads::open_world(threads);
     let unshared = |c: &facts::CallSite| c.fresh_receiver || (open && c.legacy_receiver);
     let fresh: Vec<Vec<(usize, Excluded)>> = facts
         .iter()
@@ -323,12 +391,41 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         nodes.len(),
         t0.elapsed()
     ));
-    let comp = tarjan(&edges);
+    (
+        Graph {
+            nodes,
+            facts,
+            edges,
+            fields,
+            index,
+            fresh,
+            open,
+        },
+        profile,
+    )
+}
+
+/// The scopes and views over an explored graph (see [`Views`]); its profile lines are timed
+/// from its own start.
+pub fn complete(g: &Graph, threads: &[AbstractThread]) -> Derived {
+    let t0 = std::time::Instant::now();
+    let mut profile = Vec::new();
+    let Graph {
+        nodes,
+        facts,
+        edges,
+        fields,
+        index,
+        fresh,
+        open,
+    } = g;
+    let open = *open;
+    let comp = tarjan(edges);
     // Lock views need the full scope of what is called while a lock is held: compute it for the
     // closure of those callees only.
     let mut under_lock = vec![false; nodes.len()];
     let mut stack: Vec<usize> = Vec::new();
-    for f in &facts {
+    for f in facts {
         for c in f.calls.iter().filter(|c| !c.held.is_empty()) {
             for &t in &c.targets {
                 if let Some(&w) = index.get(&Node {
@@ -345,28 +442,20 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
             stack.extend(edges[v].iter().copied());
         }
     }
-    let full = scopes(
-        &facts,
-        &edges,
-        &fresh,
-        &comp,
-        &under_lock,
-        None,
-        fields.len(),
-    );
+    let full = scopes(facts, edges, fresh, &comp, &under_lock, None, fields.len());
     let total: usize = full.iter().map(|s| s.len()).sum();
     profile.push(format!(
         "views: scopes under locks ({total} entries, {} stored) at {:?}",
         stored(&full),
         t0.elapsed()
     ));
-    let synchronizes = subordinate_sync(&facts, &edges, &comp);
-    let reached_by = reach(&threads, &index, &edges, &comp);
+    let synchronizes = subordinate_sync(facts, edges, &comp);
+    let reached_by = reach(threads, index, edges, &comp);
     let node_of = |n: Node| index.get(&n).copied();
     let full_ref = &full;
     let comp_ref = &comp;
     let nfields = fields.len();
-    let fields_ref = &fields;
+    let fields_ref = fields;
     // Lock views in chunks of nodes (computed in parallel, then split into their restrictions
     // to one class in order): only one chunk's full field sets are held at a time.
     let with_regions: Vec<usize> = (0..facts.len())
@@ -389,7 +478,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
                             let (site, set) = lock_view(
                                 acc, f, site, &node_of, full_ref, comp_ref, fields_ref, open,
                             );
-                            let runs = runs(&set, &fields);
+                            let runs = runs(&set, fields);
                             (site, set, runs)
                         })
                         .collect()
@@ -416,13 +505,13 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
     // Method views only matter on fields of classes whose lock views do not already form a
     // chain among themselves: if all of a class's lock views are ordered by inclusion, so are
     // their intersections with any method view, and no method can break the chain.
-    let relevant = contested_fields(&parts, &fields);
+    let relevant = contested_fields(&parts, fields);
     profile.push(format!("views: contested fields at {:?}", t0.elapsed()));
     let all = vec![true; nodes.len()];
     let comp_scope = scopes(
-        &facts,
-        &edges,
-        &fresh,
+        facts,
+        edges,
+        fresh,
         &comp,
         &all,
         Some(&relevant),
@@ -445,10 +534,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         stored(&comp_scope),
         t0.elapsed()
     ));
-    Views {
-        nodes,
-        facts,
-        edges,
+    Derived {
         comp_scope,
         comp,
         views_of,
@@ -456,10 +542,7 @@ pub fn build(p: &Program, threads: Vec<AbstractThread>) -> Views {
         reached_by,
         lock_views,
         parts,
-        threads,
-        fields,
         profile,
-        index,
     }
 }
 
