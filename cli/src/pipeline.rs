@@ -452,12 +452,12 @@ fn whole_program(
     let mc = opts.rules.contains(&RuleId::MethodConsistency);
     let hldr = opts.rules.contains(&RuleId::HighLevelDataRace);
     let csv = opts.rules.contains(&RuleId::CausalStaleValue);
-    let (graph, mut explored) = views::explore(program, &threads);
+    let (graph, explored) = views::explore(program, &threads);
     // The views over the explored graph and the causal analysis of its nodes need only the
     // graph: side by side, so that the serial stretches of the one (scopes, lock views) leave
     // the other core to the other.
     let t_causal = Instant::now();
-    let (derived, analysed) = rayon::join(
+    let (mut derived, analysed) = rayon::join(
         || views::complete(&graph, &threads),
         || {
             (mc || hldr || csv).then(|| {
@@ -466,10 +466,10 @@ fn whole_program(
             })
         },
     );
-    explored.extend(derived.profile().iter().cloned());
-    let views = views::Views::assemble(graph, derived, threads, explored);
     let mut profile = vec![format!("threads: {thread_count} in {threads_time:?}")];
-    profile.extend(views.profile.iter().cloned());
+    profile.extend(explored);
+    profile.append(&mut derived.profile);
+    let views = views::Views::assemble(graph, derived, threads);
     let mut problems = Vec::new();
     for (i, f) in views.facts.iter().enumerate() {
         if let Some(reason) = &f.failed {

@@ -163,9 +163,9 @@ pub fn serial_signal(p: &Program, m: MethodId) -> bool {
 /// Whether method `other` and a serial signal of class `signal` are two signals of one
 /// subscriber (see [`own_operation`]) on fields of `owner` that are its state (see
 /// [`receives`]): the contract sends them one at a time, so neither runs between the
-/// other's sections on the same object. Not when `owner` has a static field of the kind views
-/// track (neither final nor volatile): every subscriber (every thread body) shares that one,
-/// and two of them run at once.
+/// other's sections on the same object. Not when `owner` has a static field that is neither
+/// final nor volatile: every subscriber (every thread body) shares that one, and two of them
+/// run at once.
 pub fn serial_with(p: &Program, signal: u32, other: MethodId, owner: u32) -> bool {
     use crate::bytecode::acc::{FINAL, STATIC, VOLATILE};
     receives(p, signal, owner)

@@ -122,8 +122,6 @@ pub struct Views {
     /// the order first seen (lock views in order, each one's classes ascending).
     pub parts: Vec<(u32, FieldSet)>,
     pub threads: Vec<AbstractThread>,
-    /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
-    pub profile: Vec<String>,
 }
 
 /// The explored program: the `(method, caller holds this)` nodes the threads reach, their
@@ -170,7 +168,8 @@ pub struct Derived {
     reached_by: Vec<ThreadSet>,
     lock_views: Vec<LockView>,
     parts: Vec<(u32, FieldSet)>,
-    profile: Vec<String>,
+    /// Figures about the computation (sizes, elapsed times), for `STALECHECK_TIMINGS`.
+    pub profile: Vec<String>,
 }
 
 impl Views {
@@ -240,21 +239,9 @@ impl Views {
 /// A set of threads (ascending numbers), shared by every node that the same threads reach.
 pub type ThreadSet = std::sync::Arc<[u32]>;
 
-impl Derived {
-    /// Figures about the computation, for `STALECHECK_TIMINGS`.
-    pub fn profile(&self) -> &[String] {
-        &self.profile
-    }
-}
-
 impl Views {
     /// The views of `graph` for `threads`, from what [`complete`] computed over it.
-    pub fn assemble(
-        graph: Graph,
-        d: Derived,
-        threads: Vec<AbstractThread>,
-        profile: Vec<String>,
-    ) -> Views {
+    pub fn assemble(graph: Graph, d: Derived, threads: Vec<AbstractThread>) -> Views {
         Views {
             graph,
             comp_scope: d.comp_scope,
@@ -265,7 +252,6 @@ impl Views {
             lock_views: d.lock_views,
             parts: d.parts,
             threads,
-            profile,
         }
     }
 }
