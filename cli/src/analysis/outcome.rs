@@ -12,7 +12,22 @@ use crate::bytecode::{Code, Op};
 /// (`r = q.poll(); if (r == null)`, `rc = n.decrementAndGet(); if (rc == 0)`). Read off the code
 /// as compilers emit it; a local is followed by its slot, anywhere in the method.
 pub fn result_tested(code: &Code, at: u32) -> bool {
-    let mut k = at as usize + 1;
+    tested_after(code, at as usize + 1)
+}
+
+/// Whether the value read at `at` (a field, a call's result) is tested by a condition, as
+/// [`result_tested`] reads it, or through its length when it is an array (`if (n ==
+/// buf.length) return;`): a look at the value that only decides.
+pub fn look_tested(code: &Code, at: u32) -> bool {
+    let next = at as usize + 1;
+    match code.insns.get(next).map(|i| &i.op) {
+        Some(Op::ArrayLength) => tested_after(code, next + 1),
+        _ => tested_after(code, next),
+    }
+}
+
+/// [`result_tested`] for the value on top of the stack before instruction `k`.
+fn tested_after(code: &Code, mut k: usize) -> bool {
     // `(r = q.poll()) != null`: dup, store, test.
     while let Some(op) = code.insns.get(k).map(|i| &i.op) {
         match *op {

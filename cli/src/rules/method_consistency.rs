@@ -660,7 +660,7 @@ fn after(
 ///
 /// The one pair left unlinked is a *quick look* and the section that looks again: a first
 /// section that only reads, whose value the method only tests (`if (window.missing() > 0)`,
-/// `if (count.get() >= threshold)`), or a section of the method's own whose values stay in it
+/// `if (count.get() >= threshold)`, `if (n == buf.length)`), or a section of the method's own whose values stay in it
 /// (`synchronized (this) { c = container; if (c != null) c.add(t); }`: used there, never after
 /// it, and deciding nothing about entering the other section, [`NodeOut::escapes`] and
 /// [`NodeOut::decided`]), and whose every field the later section accesses again. What
@@ -769,7 +769,7 @@ fn linked(
         let tested = e
             .anchor(v, n)
             .zip(code)
-            .is_some_and(|(at, code)| crate::analysis::outcome::result_tested(code, at));
+            .is_some_and(|(at, code)| crate::analysis::outcome::look_tested(code, at));
         let escaped = o.escapes.iter().any(|&(g, u)| used(&g, u));
         let decided = other.anchor(v, n).is_none_or(|at| {
             o.decided_overflow || (o.decided.iter()).any(|&(a, g, u)| a == at && used(&g, u))
