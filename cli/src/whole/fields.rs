@@ -13,7 +13,7 @@ use super::facts::FieldId;
 use crate::analysis::engine::{self, StepCx};
 use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
-use crate::bytecode::{acc, Cond, Op};
+use crate::bytecode::{acc, Cond, Konst, Op};
 use crate::program::{MethodId, Program};
 
 pub use crate::analysis::sharing::IO_PREFIXES;
@@ -134,12 +134,15 @@ impl FieldTable {
 
 /// Which of the `candidates` fields are initialized once: not public or protected (no code
 /// outside the program writes them), and every write outside its class's construction stores
-/// into the field of `this` (or a static field) where a look at the same field, in the same
-/// critical section, found it unset: `null`, `false` or zero (`synchronized (this) { if (map ==
-/// null) map = ..; }`, a double-checked lazy initialization). Such a field changes once, from
-/// unset to its value, and is shared read-only from then on: a look that found it unset is
-/// checked again by the writer, and a look that found it set stays true. A write that can run
-/// when the field is set (a reset to `null`, a replacement) makes it an ordinary field.
+/// into the field of `this` (or a static field) where a look in the same critical section found
+/// it unset: a look at the field itself, `null`, `false` or zero (`synchronized (this) { if (map
+/// == null) map = ..; }`, a double-checked lazy initialization), or a look at a one-way flag of
+/// the same object that found it without its last constant, when the section sets the flag on
+/// every way out (`if (!initialized) { value = compute(); initialized = true; }`, a memoizing
+/// holder). Such a field changes once, from unset to its value, and is shared read-only from
+/// then on: a look that found it unset is checked again by the writer, and a look that found it
+/// set stays true. A write that can run when the field is set (a reset to `null`, a
+/// replacement, a flag set back or set after the section) makes it an ordinary field.
 pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
     let facts = &p.fields;
     // Per method: its writes of candidate fields, each with whether it is such a guarded write.
@@ -198,24 +201,32 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
         .collect()
 }
 
-/// For each write `(instruction, field)` of method `id`: whether it runs only where a read of
-/// the same field of the same object (`this`, or a static field), in the same critical section,
-/// found it unset. The read is the operand of a branch on `null` or zero, and every path to the
+/// For each write `(instruction, field)` of method `id`: whether it is a write of the field's
+/// one change. Either it runs only where a look, in the same critical section, found the field
+/// unset: a read of the same field of the same object (`this`, or a static field) that a branch
+/// tests for `null` or zero, or a read of a one-way flag of that object
+/// ([`crate::analysis::sharing::OneWay`]: every write after construction stores one constant)
+/// that a branch found without its constant, when the section then sets the flag on every path
+/// out of it (`if (!initialized) { value = compute(); initialized = true; }`); every path to the
 /// write goes through the branch's way that means unset (the block only that way enters).
 fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<bool> {
     let c = p.class(id.class);
     let Some(code) = &p.method(id).code else {
         return vec![false; writes.len()];
     };
-    // The candidate tests: a read of the field right before a branch on null or zero.
     let field_of = |at: usize| -> Option<u32> {
-        let (Op::GetField(r) | Op::GetStatic(r)) = code.insns.get(at)?.op else {
+        let (Op::GetField(r) | Op::GetStatic(r) | Op::PutField(r) | Op::PutStatic(r)) =
+            code.insns.get(at)?.op
+        else {
             return None;
         };
         let fr = c.member(r);
         let (oc, of) = p.field_owner(&fr.class, &fr.name)?;
         Some(p.fields.id(oc, of))
     };
+    // The constant a one-way flag ends at.
+    let flag = |g: u32| (p.fields.one_way.get(g as usize)).and_then(|o| o.field);
+    // The candidate tests: a read of a field right before a branch on null or zero.
     let tests: Vec<(usize, u32)> = code
         .insns
         .iter()
@@ -224,67 +235,142 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
             let Op::If { cond, .. } = insn.op else {
                 return None;
             };
-            if matches!(cond, Cond::Other) {
+            if matches!(cond, Cond::Other)
+                || !matches!(
+                    code.insns.get(j.checked_sub(1)?)?.op,
+                    Op::GetField(_) | Op::GetStatic(_)
+                )
+            {
                 return None;
             }
-            Some((j, field_of(j.checked_sub(1)?)?))
+            Some((j, field_of(j - 1)?))
         })
         .collect();
-    if !writes
+    // The writes of the flags tested.
+    let flag_writes: Vec<(usize, u32)> = (0..code.insns.len())
+        .filter(|&i| matches!(code.insns[i].op, Op::PutField(_) | Op::PutStatic(_)))
+        .filter_map(|i| Some((i, field_of(i)?)))
+        .filter(|&(_, g)| flag(g).is_some() && tests.iter().any(|&(_, t)| t == g))
+        .collect();
+    let own_test = writes
         .iter()
-        .any(|(_, f)| tests.iter().any(|(_, g)| g == f))
-    {
+        .any(|(_, f)| tests.iter().any(|(_, g)| g == f));
+    if !own_test && flag_writes.is_empty() {
         return vec![false; writes.len()];
     }
     let cfg = Cfg::build(code);
-    // Which way each test goes when the field is unset: its jump target for `ifnull`/`ifeq`,
-    // its fall-through for `ifnonnull`/`ifne`; the block entered that way, when the test is
-    // the only way into it.
-    let unset_block = |j: usize| -> Option<u32> {
+    // The block a test enters the way that means unset (`unset_zero`: the field is null or
+    // zero that way), when the test is the only way into it.
+    let unset_block = |j: usize, unset_zero: bool| -> Option<u32> {
         let Op::If { cond, target, .. } = code.insns[j].op else {
             return None;
         };
-        let at = match cond {
-            Cond::Null | Cond::Zero => target as usize,
-            Cond::NonNull | Cond::NonZero => j + 1,
+        let jumps_when_zero = match cond {
+            Cond::Null | Cond::Zero => true,
+            Cond::NonNull | Cond::NonZero => false,
             Cond::Other => return None,
+        };
+        let at = if jumps_when_zero == unset_zero {
+            target as usize
+        } else {
+            j + 1
         };
         let u = *cfg.block_of.get(at)?;
         cfg.only_entered_from(u, cfg.block_of[j]).then_some(u)
     };
-    // The places of the reads and writes, from the engine: the object and the critical section.
+    // The places of the reads and writes, from the engine: the object and the critical section
+    // (of every instruction, when a flag's write is looked for on the paths out of a section).
     let mut places = Places {
-        at: writes
-            .iter()
-            .map(|&(i, _)| i)
-            .chain(tests.iter().map(|&(j, _)| j - 1))
-            .map(|i| (i as u32, None))
-            .collect(),
+        want: vec![false; code.insns.len()],
+        got: vec![None; code.insns.len()],
+        regions: if flag_writes.is_empty() {
+            Vec::new()
+        } else {
+            vec![None; code.insns.len()]
+        },
     };
+    for &(i, _) in writes.iter().chain(&flag_writes) {
+        places.want[i] = true;
+    }
+    for &(j, _) in &tests {
+        places.want[j - 1] = true;
+    }
     if engine::run_method(p, id, false, &mut places).is_err() {
         return vec![false; writes.len()];
     }
-    let place = |i: usize| {
-        places
-            .at
-            .iter()
-            .find(|(a, _)| *a == i as u32)
-            .and_then(|x| x.1)
+    let place = |i: usize| places.got.get(i).copied().flatten();
+    // Whether every normal path from the write at `i` sets flag `g` of `object` before it
+    // leaves the critical section `region` (or returns, or throws).
+    let sets_flag = |i: usize, g: u32, object: Sym, region: u32| {
+        // The method must set the flag somewhere (and the sections are known only then).
+        if !flag_writes.iter().any(|&(_, x)| x == g) {
+            return false;
+        }
+        let mut seen = vec![false; cfg.blocks.len()];
+        let mut stack: Vec<usize> = vec![i + 1];
+        while let Some(start) = stack.pop() {
+            let Some(&b) = cfg.block_of.get(start) else {
+                return false;
+            };
+            let block = &cfg.blocks[b as usize];
+            let mut set = false;
+            for k in start..block.end as usize {
+                match places.regions.get(k).copied().flatten() {
+                    // Not reached by the engine: no path.
+                    None => {
+                        set = true;
+                        break;
+                    }
+                    Some(r) if r != Some(region) => return false,
+                    Some(_) => {}
+                }
+                if matches!(code.insns[k].op, Op::Return(_) | Op::Athrow) {
+                    return false;
+                }
+                if flag_writes.contains(&(k, g)) && place(k).is_some_and(|(o, _)| o == object) {
+                    set = true;
+                    break;
+                }
+            }
+            if set {
+                continue;
+            }
+            for &s in &block.succs {
+                if !std::mem::replace(&mut seen[s as usize], true) {
+                    stack.push(cfg.blocks[s as usize].start as usize);
+                }
+            }
+        }
+        true
     };
     writes
         .iter()
         .map(|&(i, f)| {
-            let Some((object, Some(region))) = place(i) else {
+            let Some((object, region)) = place(i) else {
+                return false;
+            };
+            let Some(region) = region else {
                 return false;
             };
             let instance = matches!(code.insns[i].op, Op::PutField(_));
             if instance && object != Sym::This {
                 return false;
             }
+            let here = |j: usize| place(j - 1) == Some((object, Some(region)));
+            let dominated = |j: usize, unset_zero: bool| {
+                unset_block(j, unset_zero).is_some_and(|u| cfg.dominates(u, cfg.block_of[i]))
+            };
             tests.iter().any(|&(j, g)| {
-                g == f
-                    && place(j - 1) == Some((object, Some(region)))
-                    && unset_block(j).is_some_and(|u| cfg.dominates(u, cfg.block_of[i]))
+                if g == f {
+                    here(j) && dominated(j, true)
+                } else {
+                    // Unset: the way where the flag is not its last constant.
+                    flag(g).is_some_and(|k| {
+                        here(j)
+                            && dominated(j, k == Konst::NonZero)
+                            && sets_flag(i, g, object, region)
+                    })
+                }
             })
         })
         .collect()
@@ -296,7 +382,11 @@ type Place = (Sym, Option<u32>);
 
 /// The places of chosen field accesses (by instruction).
 struct Places {
-    at: Vec<(u32, Option<Place>)>,
+    want: Vec<bool>,
+    got: Vec<Option<Place>>,
+    /// The innermost critical section at each instruction (`Some(None)`: none), when asked
+    /// for (empty otherwise); sections that disagree are `Some(Some(u32::MAX))`.
+    regions: Vec<Option<Option<u32>>>,
 }
 
 impl engine::Analysis for Places {
@@ -305,19 +395,29 @@ impl engine::Analysis for Places {
     fn join(&self, _: &(), _: &(), _: Option<u32>) {}
 
     fn transfer(&mut self, cx: &StepCx, _: &mut [()]) {
-        if !cx.record {
+        if !cx.record || !self.want.get(cx.at as usize).copied().unwrap_or(false) {
             return;
         }
-        if let Some(slot) = self.at.iter_mut().find(|(a, _)| *a == cx.at) {
-            let now = (cx.object, cx.region);
-            // Reached in two frames that disagree: no single place.
-            slot.1 = match slot.1 {
-                None => Some(now),
-                Some(was) if was == now => Some(now),
-                Some(_) => Some((Sym::Unknown, None)),
-            };
-        }
+        let now = (cx.object, cx.region);
+        let slot = &mut self.got[cx.at as usize];
+        // Reached in two frames that disagree: no single place.
+        *slot = match *slot {
+            None => Some(now),
+            Some(was) if was == now => Some(now),
+            Some(_) => Some((Sym::Unknown, None)),
+        };
     }
 
     fn region(&mut self, _: engine::RegionEvent, _: &mut ()) {}
+
+    fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
+        if let Some(slot) = self.regions.get_mut(at as usize) {
+            let now = frame.locks.current();
+            *slot = match *slot {
+                None => Some(now),
+                Some(was) if was == now => Some(now),
+                Some(_) => Some(Some(u32::MAX)),
+            };
+        }
+    }
 }
