@@ -20,10 +20,8 @@ pub fn result_tested(code: &Code, at: u32) -> bool {
 /// buf.length) return;`): a look at the value that only decides.
 pub fn look_tested(code: &Code, at: u32) -> bool {
     let next = at as usize + 1;
-    match code.insns.get(next).map(|i| &i.op) {
-        Some(Op::ArrayLength) => tested_after(code, next + 1),
-        _ => tested_after(code, next),
-    }
+    let length = matches!(code.insns.get(next).map(|i| &i.op), Some(Op::ArrayLength));
+    tested_after(code, next + usize::from(length))
 }
 
 /// [`result_tested`] for the value on top of the stack before instruction `k`.

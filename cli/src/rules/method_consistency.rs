@@ -660,11 +660,11 @@ fn after(
 ///
 /// The one pair left unlinked is a *quick look* and the section that looks again: a first
 /// section that only reads, whose value the method only tests (`if (window.missing() > 0)`,
-/// `if (count.get() >= threshold)`, `if (n == buf.length)`), or a section of the method's own whose values stay in it
-/// (`synchronized (this) { c = container; if (c != null) c.add(t); }`: used there, never after
-/// it, and deciding nothing about entering the other section, [`NodeOut::escapes`] and
-/// [`NodeOut::decided`]), and whose every field the later section accesses again. What
-/// the look decided is decided again there, under the lock the writers hold. The look stays
+/// `if (count.get() >= threshold)`, `if (n == buf.length)`), or a section of the method's own
+/// whose values stay in it (`synchronized (this) { c = container; if (c != null) c.add(t); }`:
+/// used there, never after it, and deciding nothing about entering the other section,
+/// [`NodeOut::escapes`] and [`NodeOut::decided`]), and whose every field the later section
+/// accesses again. What the look decided is decided again there, under the lock the writers hold. The look stays
 /// linked when its value does more than decide: it reaches a write without being looked at
 /// again (the causal graph's flows and [`NodeOut::links`]), is combined with a value of the
 /// other section, or is returned; and when the other section writes a field that a later read
