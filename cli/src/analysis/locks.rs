@@ -583,6 +583,49 @@ impl ThreadSafeList {
         (result, checks)
     }
 
+    /// Add the logging facades of the program and its class path to the messages: a class or
+    /// interface that declares logging methods ([`log_levels`]) for at least three levels is a
+    /// logger (a library's own `Log` interface, a platform logger), and so is each of its
+    /// subtypes. A call of a logging method of one only turns its arguments into text, like
+    /// the loggers the data file names. One method named like a level (a report's `warn`) makes
+    /// no logger. `supertypes(i)` gives the indices of class `i`'s direct supertypes.
+    pub fn add_loggers(&mut self, classes: &[Class], supertypes: impl Fn(usize) -> Vec<usize>) {
+        let own: Vec<Vec<&'static str>> = classes
+            .iter()
+            .map(|c| {
+                let levels = log_levels(c);
+                if levels.len() >= 3 {
+                    levels
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        if own.iter().all(Vec::is_empty) {
+            return;
+        }
+        for (i, c) in classes.iter().enumerate() {
+            let mut levels: Vec<&'static str> = Vec::new();
+            let mut stack = vec![i];
+            let mut seen = 0;
+            while let Some(k) = stack.pop() {
+                seen += 1;
+                if seen > 256 {
+                    break;
+                }
+                for &l in &own[k] {
+                    if !levels.contains(&l) {
+                        levels.push(l);
+                    }
+                }
+                stack.extend(supertypes(k));
+            }
+            for l in levels {
+                self.formats.insert(&c.name, Some(l));
+            }
+        }
+    }
+
     /// Extend the lists to the program's own subtypes: a class that extends `ReentrantLock` (a
     /// cache segment that is its own lock) is a lock, one that implements `Condition` is a
     /// condition, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
@@ -623,6 +666,38 @@ impl ThreadSafeList {
             }
         }
     }
+}
+
+/// Method names of log levels: a type with several void methods so named, each taking the
+/// message first, is a logging facade (see [`ThreadSafeList::add_loggers`]).
+const LOG_LEVELS: [&str; 11] = [
+    "trace", "debug", "info", "warn", "warning", "error", "fatal", "severe", "fine", "finer",
+    "finest",
+];
+
+/// The level names of `c`'s own logging methods: void instance methods named after a log level
+/// whose first parameter is the message (a `String`, `CharSequence`, `Object` or `Supplier`).
+fn log_levels(c: &Class) -> Vec<&'static str> {
+    let mut levels: Vec<&'static str> = Vec::new();
+    for m in &c.methods {
+        let message_first = [
+            "(Ljava/lang/String;",
+            "(Ljava/lang/CharSequence;",
+            "(Ljava/lang/Object;",
+            "(Ljava/util/function/Supplier;",
+        ]
+        .iter()
+        .any(|p| m.descriptor.starts_with(p));
+        if m.is_static() || !m.descriptor.ends_with(")V") || !message_first {
+            continue;
+        }
+        if let Some(&level) = LOG_LEVELS.iter().find(|&&l| *m.name == *l) {
+            if !levels.contains(&level) {
+                levels.push(level);
+            }
+        }
+    }
+    levels
 }
 
 /// A call of `Object.clone()` as the platform implements it (`super.clone()` reaching

@@ -165,7 +165,8 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
         reads: MessageReads::new(p, id),
     };
     let result = engine::run_method(p, id, this_held, &mut run);
-    let reads = run.reads;
+    let mut reads = run.reads;
+    reads.finish();
     let mut facts = match result {
         Ok(()) => c.facts,
         Err(e) => Facts {
@@ -418,11 +419,23 @@ fn own_classes(p: &Program, class: &str, targets: &[MethodId]) -> Box<[u32]> {
 /// building, formatting), and used by nothing a log line or a printed line does. Every other
 /// use (a store, a branch, a return, an argument, a dereference) makes the reads it comes from
 /// data: text that is returned, stored or thrown is data too.
+///
+/// An array the method makes (also one bit) holds what is stored into it: what becomes of the
+/// array becomes of its elements. The arguments of a variable-arity call
+/// (`log.debug("{} of {}", n, total)`, `String.format("%d", n)`) reach it in such an array, so
+/// values a format or a log line takes that way are messages too; an array kept, returned or
+/// handed to other code makes its elements data.
 #[derive(Default)]
 struct MessageReads {
-    /// Bit of each instruction that reads a field or calls a method with a result (`u8::MAX`:
-    /// none, or past the first 64).
+    /// Bit of each instruction that reads a field, calls a method with a result, or makes an
+    /// array (`u8::MAX`: none, or past the first 64).
     bit: Vec<u8>,
+    /// The instructions that store into an array.
+    array_stores: Vec<u32>,
+    /// The bits of the arrays the method makes.
+    arrays: u64,
+    /// What is stored into each array the method makes (by the array's bit).
+    contents: Vec<(u8, u64)>,
     /// Reads whose value some instruction uses as data.
     used: u64,
     /// Reads and calls whose result the analysis followed (a call of a value type's method or
@@ -439,10 +452,13 @@ impl MessageReads {
         };
         let class = p.class(id.class);
         let mut next = 0u8;
+        let mut arrays = 0u64;
+        let mut array_stores = Vec::new();
         let bit = code
             .insns
             .iter()
-            .map(|i| match i.op {
+            .enumerate()
+            .map(|(at, i)| match i.op {
                 Op::GetField(_) | Op::GetStatic(_) if next < 64 => {
                     next += 1;
                     next - 1
@@ -451,12 +467,43 @@ impl MessageReads {
                     next += 1;
                     next - 1
                 }
+                Op::NewArray(_) if next < 64 => {
+                    arrays |= 1 << next;
+                    next += 1;
+                    next - 1
+                }
+                Op::ArrayStore(_) => {
+                    array_stores.push(at as u32);
+                    u8::MAX
+                }
                 _ => u8::MAX,
             })
             .collect();
         MessageReads {
             bit,
+            array_stores,
+            arrays,
             ..MessageReads::default()
+        }
+    }
+
+    /// After the run: what became of each array the method made becomes of what it holds (an
+    /// array inside an array too).
+    fn finish(&mut self) {
+        loop {
+            let (used, formatted) = (self.used, self.formatted);
+            for &(a, held) in &self.contents {
+                let bit = 1u64 << a;
+                if self.used & bit != 0 {
+                    self.used |= held;
+                }
+                if self.formatted & bit != 0 {
+                    self.formatted |= held;
+                }
+            }
+            if (used, formatted) == (self.used, self.formatted) {
+                break;
+            }
         }
     }
 
@@ -487,6 +534,28 @@ impl MessageReads {
             | StepKind::Call(CallEffect::Plain {
                 returns: Returns::Nothing,
             }) if cx.produces || cx.kind == StepKind::Compute => from,
+            // A store into an array this method made: the array holds the value (see
+            // `finish`); its index is used, and so is any other array it may be.
+            StepKind::Sink
+                if inputs.len() >= 3
+                    && inputs[0] & self.arrays != 0
+                    && self.array_stores.binary_search(&cx.at).is_ok() =>
+            {
+                if cx.record {
+                    let held = inputs[2..].iter().fold(0, |a, b| a | b);
+                    let mut arrays = inputs[0] & self.arrays;
+                    while arrays != 0 {
+                        let a = arrays.trailing_zeros() as u8;
+                        arrays &= arrays - 1;
+                        match self.contents.iter_mut().find(|(b, _)| *b == a) {
+                            Some((_, h)) => *h |= held,
+                            None => self.contents.push((a, held)),
+                        }
+                    }
+                    self.used |= (inputs[0] & !self.arrays) | inputs[1];
+                }
+                0
+            }
             _ => {
                 if cx.record {
                     self.used |= from;
