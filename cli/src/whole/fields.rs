@@ -132,8 +132,8 @@ impl FieldTable {
     }
 }
 
-/// Which of the `candidates` fields are initialized once: not public or protected (no code
-/// outside the program writes them), and every write outside its class's construction stores
+/// Which of the `candidates` fields are initialized once: not public (code of any class may
+/// assign a public field), and every write outside its class's construction stores
 /// into the field of `this` (or a static field) where a look in the same critical section found
 /// it unset: a look at the field itself, `null`, `false` or zero (`synchronized (this) { if (map
 /// == null) map = ..; }`, a double-checked lazy initialization), or a look at a one-way flag of
@@ -142,7 +142,10 @@ impl FieldTable {
 /// holder). Such a field changes once, from unset to its value, and is shared read-only from
 /// then on: a look that found it unset is checked again by the writer, and a look that found it
 /// set stays true. A write that can run when the field is set (a reset to `null`, a
-/// replacement, a flag set back or set after the section) makes it an ordinary field.
+/// replacement, a flag set back or set after the section) makes it an ordinary field. A
+/// protected field counts like a private one: a subclass's writes are in the program like any
+/// other code's, and in a library a subclass written elsewhere that assigns the field takes
+/// its protocol over (`fixtures/dcl/ProtectedOnce.java`).
 pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
     let facts = &p.fields;
     // Per method: its writes of candidate fields, each with whether it is such a guarded write.
@@ -196,7 +199,7 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
         .map(|(id, (&o, &s))| {
             let (ci, fi) = facts.owner[id];
             let access = p.class(ci).fields[fi as usize].access;
-            o && s && access & (acc::PUBLIC | acc::PROTECTED) == 0
+            o && s && access & acc::PUBLIC == 0
         })
         .collect()
 }
