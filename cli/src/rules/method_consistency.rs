@@ -1421,13 +1421,19 @@ fn held_across(
     // The monitor of a method's own object does not cover sections on another object of its
     // own class (had they locked that object, they would be re-entry, not sections): the
     // writer that holds its own object's monitor is then another object's (`dst.append(src)`
-    // holds `dst` while `src.clear()` holds `src`).
+    // holds `dst` while `src.clear()` holds `src`). It covers sections on that same object
+    // (each under a lock of its own: `synchronized void stop() { stopA(); stopB(); }`), whose
+    // writers that hold the monitor wait for the method.
+    let own = std::cell::OnceCell::new();
     let covers = |node: usize, (class, k): &NamedLock| {
         let mine = v.nodes[node].method.class;
         if k.global || k.key != GuardKey::Own || *class != mine {
             return true;
         }
         !(p.is_subclass_idx(mine, x.class) || p.is_subclass_idx(x.class, mine))
+            || (node == n
+                && *own
+                    .get_or_init(|| section_own(v, n, x, x.class) && section_own(v, n, y, y.class)))
     };
     let mut out: Vec<NamedLock> = Vec::new();
     let mut node = n;
