@@ -1071,7 +1071,7 @@ fn entered_break(
     let own: Vec<std::cell::Cell<Option<bool>>> = vec![std::cell::Cell::new(None); run.len()];
     let own_at = |i: usize| {
         own[i].get().unwrap_or_else(|| {
-            let o = section_own(v, n, &run[i], class);
+            let o = section_own(v, n, &run[i], Sel::of(v, class));
             own[i].set(Some(o));
             o
         })
@@ -1088,8 +1088,20 @@ fn entered_break(
             let serial = serial(x, y);
             // Locks held across both sections: a writer that needs one waits for the method.
             let outer = outer(x, y);
-            // Both sections on the method's own object (see `apart`).
-            let local = (local, (n, own_at(i) && own_at(i + 1 + j)));
+            // Both sections on the method's own object (see `apart`): for all the fields of
+            // the class, or at least for field `f`, the one a writer writes (a section that
+            // also calls a neighbour of the class, whose code does not reach `f`).
+            let all_own = own_at(i) && own_at(i + 1 + j);
+            let own_for = |f: FieldId| {
+                all_own || {
+                    let sel = Sel {
+                        only: std::slice::from_ref(&f),
+                        ..Sel::of(v, v.fields.owner(f).0)
+                    };
+                    section_own(v, n, x, sel) && section_own(v, n, y, sel)
+                }
+            };
+            let local_for = |f: FieldId| (local, (n, own_for(f)));
             let writes = |x: &FieldSet| x.iter().any(|&(_, k)| k & WRITE != 0);
             // Two looks that only read are split only for a writer that updates both together.
             if shares(a, b) && (writes(a) || writes(b)) {
@@ -1110,9 +1122,15 @@ fn entered_break(
                                     v,
                                     (threads, serial),
                                     ids,
-                                    class,
+                                    (
+                                        class,
+                                        Sel {
+                                            only: std::slice::from_ref(&f),
+                                            ..Sel::of(v, class)
+                                        },
+                                    ),
                                     &outer,
-                                    local,
+                                    local_for(f),
                                 )
                                 .is_some()
                         })
@@ -1122,7 +1140,9 @@ fn entered_break(
                     .iter()
                     .chain(b.iter())
                     .filter(|&&(f, _)| in_view(f))
-                    .find_map(|&(f, _)| concurrent_writer((threads, serial), f, &outer, local))?;
+                    .find_map(|&(f, _)| {
+                        concurrent_writer((threads, serial), f, &outer, local_for(f))
+                    })?;
                 return Some(((ea, eb), w));
             }
             // Fields without one in common are related when a concurrent critical section
@@ -1143,8 +1163,33 @@ fn entered_break(
                 if !conflicts(set, a) || !conflicts(set, b) {
                     return None;
                 }
-                concurrent_view(p, v, (threads, serial), ids, class, &outer, local)
-                    .map(|lv| v.lock_views[lv].node)
+                // Apart (see `apart`) over the fields where they conflict.
+                let access =
+                    |x: &FieldSet, f: FieldId| x.iter().find(|(g, _)| *g == f).map(|e| e.1);
+                let conflict: Vec<FieldId> = (set.iter())
+                    .filter(|&&(f, k)| {
+                        [access(a, f), access(b, f)]
+                            .iter()
+                            .flatten()
+                            .any(|&m| (k | m) & WRITE != 0)
+                    })
+                    .map(|&(f, _)| f)
+                    .collect();
+                let sel = Sel {
+                    only: &conflict,
+                    ..Sel::of(v, class)
+                };
+                let own = all_own || (section_own(v, n, x, sel) && section_own(v, n, y, sel));
+                concurrent_view(
+                    p,
+                    v,
+                    (threads, serial),
+                    ids,
+                    (class, sel),
+                    &outer,
+                    (local, (n, own)),
+                )
+                .map(|lv| v.lock_views[lv].node)
             })?;
             Some(((ea, eb), w))
         })
@@ -1159,7 +1204,7 @@ fn concurrent_view(
     v: &Views,
     (threads, serial): (&[u32], Option<u32>),
     ids: &[usize],
-    class: u32,
+    (class, sel): (u32, Sel<'_>),
     outer: &[NamedLock],
     (local, method): (bool, (usize, bool)),
 ) -> Option<usize> {
@@ -1167,7 +1212,7 @@ fn concurrent_view(
         let view = &v.lock_views[lv];
         (!local || own_writer(p, v, view.node, class))
             && concurrent(v, threads, &v.reached_by[view.node], class)
-            && !(method.1 && region_apart(p, v, method.0, lv, class))
+            && !(method.1 && region_apart(p, v, method.0, lv, (class, sel)))
             && !serial_pair(p, v, serial, view.node, class)
             && (outer.is_empty() || !view_holds_any(p, v, view.node, view.site, outer))
     })
@@ -1200,9 +1245,9 @@ fn apart(
 /// object, and the lock view `lv` cannot touch them on one object: the view's region touches
 /// them only on its own object too, and the two classes are unrelated subclasses of `class`
 /// (see [`apart`]).
-fn region_apart(p: &Program, v: &Views, n: usize, lv: usize, class: u32) -> bool {
+fn region_apart(p: &Program, v: &Views, n: usize, lv: usize, sel: (u32, Sel<'_>)) -> bool {
     let view = &v.lock_views[lv];
-    unrelated(p, v, n, view.node, class) && region_own(v, view.node, view.site, class)
+    unrelated(p, v, n, view.node, sel.0) && region_own(v, view.node, view.site, sel.1)
 }
 
 /// Whether nodes `n` and `w` run code of two subclasses of `class` neither of which extends
@@ -1233,7 +1278,7 @@ fn unrelated(p: &Program, v: &Views, n: usize, w: usize, class: u32) -> bool {
 /// Whether section `e` of the method at node `n` touches the fields of `class` only on the
 /// method's own object: it is reached through calls on that object, and its accesses (those
 /// of its region, and of the callees it runs there, see [`only_own_object`]) are on `this`.
-fn section_own(v: &Views, n: usize, e: &Entered, class: u32) -> bool {
+fn section_own(v: &Views, n: usize, e: &Entered, sel: Sel<'_>) -> bool {
     let mut node = n;
     for &(at, next) in e.route.iter().take_while(|&&r| r != NONE) {
         let Some(c) = v.facts[node].calls.iter().find(|c| c.at == at) else {
@@ -1246,11 +1291,11 @@ fn section_own(v: &Views, n: usize, e: &Entered, class: u32) -> bool {
     }
     match e.sec {
         Section::Free(m, at) => (v.facts[m as usize].accesses.iter())
-            .filter(|a| a.at == at)
+            .filter(|a| a.at == at && sel.has(a.field))
             .all(|a| a.on_this),
         Section::View(lv) => {
             let lv = &v.lock_views[lv as usize];
-            region_own(v, lv.node, lv.site, class)
+            region_own(v, lv.node, lv.site, sel)
         }
     }
 }
@@ -1258,9 +1303,8 @@ fn section_own(v: &Views, n: usize, e: &Entered, class: u32) -> bool {
 /// Whether the region at `site` of node `n` (the whole method for its `synchronized`) touches
 /// the fields of `class` only on its own object: its accesses there on `this`, and the callees
 /// it runs there on `this` too (see [`only_own_object`]), or reaching none of the fields.
-fn region_own(v: &Views, n: usize, site: u32, class: u32) -> bool {
-    let (first, end) = v.fields.class_fields(class);
-    let mine = |f: FieldId| f >= first && f < end;
+fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>) -> bool {
+    let mine = |f: FieldId| sel.has(f);
     let f = &v.facts[n];
     let inside = |held: &[u32]| site == METHOD_SITE || held.contains(&site);
     let accesses = (f.accesses.iter())
@@ -1270,9 +1314,9 @@ fn region_own(v: &Views, n: usize, site: u32, class: u32) -> bool {
         && f.calls.iter().filter(|c| inside(&c.held)).all(|c| {
             callee_nodes(v, c).all(|t| {
                 if c.on_this {
-                    only_own_object(v, t, class, READ | WRITE)
+                    only_own_object(v, t, sel, READ | WRITE)
                 } else {
-                    !reaches_fields(v, t, class, READ | WRITE)
+                    !reaches_fields(v, t, sel, READ | WRITE)
                 }
             })
         })
@@ -1292,21 +1336,43 @@ fn callee_nodes<'a>(
 }
 
 /// Whether the scope of node `m` has a field of `class` accessed with `kind`.
-fn reaches_fields(v: &Views, m: usize, class: u32, kind: u8) -> bool {
-    let (first, end) = v.fields.class_fields(class);
+fn reaches_fields(v: &Views, m: usize, sel: Sel<'_>, kind: u8) -> bool {
     v.scope(m).iter().any(|&e| {
-        let f = crate::whole::views::entry_field(e);
-        f >= first && f < end && crate::whole::views::entry_kind(e) & kind != 0
+        sel.has(crate::whole::views::entry_field(e))
+            && crate::whole::views::entry_kind(e) & kind != 0
     })
+}
+
+/// The fields a question about own objects is asked of: those of a class, or of them only
+/// the ones listed (the fields a concurrent view writes).
+#[derive(Clone, Copy)]
+struct Sel<'a> {
+    first: FieldId,
+    end: FieldId,
+    only: &'a [FieldId],
+}
+
+impl<'a> Sel<'a> {
+    fn of(v: &Views, class: u32) -> Sel<'a> {
+        let (first, end) = v.fields.class_fields(class);
+        Sel {
+            first,
+            end,
+            only: &[],
+        }
+    }
+
+    fn has(&self, f: FieldId) -> bool {
+        f >= self.first && f < self.end && (self.only.is_empty() || self.only.contains(&f))
+    }
 }
 
 /// Whether every access (of `kind`) of node `n` and its callees to the fields of `class` is of
 /// `n`'s own object: on `this`, through calls on its own object, down to six calls; a call on
 /// another object whose scope has one of the fields, or a chain deeper than that, says no.
-fn only_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
-    let (first, end) = v.fields.class_fields(class);
-    let mine = |f: FieldId| f >= first && f < end;
-    let reaches = |m: usize| reaches_fields(v, m, class, kind);
+fn only_own_object(v: &Views, n: usize, sel: Sel<'_>, kind: u8) -> bool {
+    let mine = |f: FieldId| sel.has(f);
+    let reaches = |m: usize| reaches_fields(v, m, sel, kind);
     let mut stack = vec![(n, 0u8)];
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     while let Some((m, depth)) = stack.pop() {
@@ -1432,8 +1498,10 @@ fn held_across(
         }
         !(p.is_subclass_idx(mine, x.class) || p.is_subclass_idx(x.class, mine))
             || (node == n
-                && *own
-                    .get_or_init(|| section_own(v, n, x, x.class) && section_own(v, n, y, y.class)))
+                && *own.get_or_init(|| {
+                    section_own(v, n, x, Sel::of(v, x.class))
+                        && section_own(v, n, y, Sel::of(v, y.class))
+                }))
     };
     let mut out: Vec<NamedLock> = Vec::new();
     let mut node = n;
@@ -1539,11 +1607,22 @@ fn foreign_break(
             Some((*e, *other))
         })?;
         let serial = serial(&own, &other);
+        // Apart (see `apart`) over the fields the concurrent view writes: the method's sections
+        // touch those only on its own object, whatever they do to others of the class (a
+        // protocol that reads its own address and passes an event down to the next protocol).
+        let writes: Vec<FieldId> = (inter.iter())
+            .filter(|&&(_, k)| k & WRITE != 0)
+            .map(|&(f, _)| f)
+            .collect();
+        let sel = Sel {
+            only: &writes,
+            ..Sel::of(v, class)
+        };
         let local = (
             local,
             (
                 n,
-                section_own(v, n, &own, class) && section_own(v, n, &other, class),
+                section_own(v, n, &own, sel) && section_own(v, n, &other, sel),
             ),
         );
         let lv = concurrent_view(
@@ -1551,7 +1630,7 @@ fn foreign_break(
             v,
             (threads, serial),
             ids,
-            class,
+            (class, sel),
             &outer(&own, &other),
             local,
         )?;
