@@ -199,7 +199,6 @@ impl Program {
                 names.push(name);
             }
         }
-        p.fields.one_way = sharing::one_way_fields(&p);
         let t_index = t0.elapsed();
         let t = std::time::Instant::now();
         let (summaries, callers) = summary::compute(&p);
@@ -232,6 +231,14 @@ impl Program {
             t.elapsed() - t1
         ));
         p
+    }
+
+    /// The one-way fields ([`sharing::one_way_fields`]), by field id: computed on first use,
+    /// by the whole-program rules alone (a per-method run never pays for it).
+    pub fn one_way(&self) -> &[sharing::OneWay] {
+        self.fields
+            .one_way
+            .get_or_init(|| sharing::one_way_fields(self))
     }
 
     /// The classes of the objects field `(class, field)` can hold, when it is private or final

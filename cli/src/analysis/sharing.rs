@@ -56,8 +56,8 @@ pub struct FieldFacts {
     /// shared, however often it changes. Filled in by the program once its types are known.
     pub confined: Vec<bool>,
     /// What every write of the field (or of the atomic it holds) stores, when one constant
-    /// ([`one_way_fields`]). Filled in by the program once its types are known.
-    pub one_way: Vec<OneWay>,
+    /// ([`one_way_fields`]). Computed on first use ([`crate::program::Program::one_way`]).
+    pub one_way: std::sync::OnceLock<Vec<OneWay>>,
 }
 
 /// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
@@ -115,7 +115,7 @@ impl FieldFacts {
             written: is_written,
             mutable,
             confined,
-            one_way: Vec::new(),
+            one_way: std::sync::OnceLock::new(),
         }
     }
 

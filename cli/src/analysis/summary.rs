@@ -843,28 +843,29 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
 
-    let candidates: FxHashSet<MethodId> =
-        p.classes
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(ci, c)| {
-                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                    let captured = || {
-                        c.lambda_impls.iter().flatten().any(|(cl, n, d)| {
-                            **cl == *c.name && **n == *m.name && **d == *m.descriptor
-                        })
-                    };
-                    (m.code.is_some()
-                        && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
-                        && !matches!(&*m.name, "<init>" | "<clinit>")
-                        && !captured())
-                    .then_some(MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
-                    })
+    let candidates: FxHashSet<MethodId> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            // The class's own methods that its lambdas and method references name.
+            let captures: FxHashSet<(&str, &str)> = (c.lambda_impls.iter().flatten())
+                .filter(|(cl, _, _)| **cl == *c.name)
+                .map(|(_, n, d)| (&**n, &**d))
+                .collect();
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                let captured = || captures.contains(&(&*m.name, &*m.descriptor));
+                (m.code.is_some()
+                    && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
+                    && !matches!(&*m.name, "<init>" | "<clinit>")
+                    && !captured())
+                .then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
                 })
             })
-            .collect();
+        })
+        .collect();
     let candidate = |id: MethodId| candidates.contains(&id);
     // A virtual call to a method that is not public, or declared in a type that is not: the
     // calls that may dispatch to its overriders are all in the program, so each is a call site

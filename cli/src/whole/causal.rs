@@ -1038,7 +1038,7 @@ impl Run<'_> {
     /// the one constant every write of the variable stores ([`sharing::OneWay`]): the look saw
     /// the variable's last value, which no thread changes back.
     fn terminal_look(&self, b: usize, var: Var, at: u32) -> bool {
-        let one_way = self.p.fields.one_way.get(var_field(var) as usize);
+        let one_way = self.p.one_way().get(var_field(var) as usize);
         let last = match var_kind(var) {
             FIELD => one_way.and_then(|o| o.field),
             STATE => one_way.and_then(|o| o.state),

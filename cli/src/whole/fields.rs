@@ -228,7 +228,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         Some(p.fields.id(oc, of))
     };
     // The constant a one-way flag ends at.
-    let flag = |g: u32| (p.fields.one_way.get(g as usize)).and_then(|o| o.field);
+    let flag = |g: u32| (p.one_way().get(g as usize)).and_then(|o| o.field);
     // The candidate tests: a read of a field right before a branch on null or zero.
     let tests: Vec<(usize, u32)> = code
         .insns
