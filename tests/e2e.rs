@@ -2106,6 +2106,147 @@ public class SettableRange {
 }
 
 #[test]
+fn a_thread_bodys_own_field_is_no_stale_value_in_a_library() {
+    // The value rules' side of the thread body (issue 11's "wrong threads"): a field of a
+    // `Thread` subclass that only its run() and the methods only run() calls on `this` read and
+    // write is that thread's own, so a look at it is current when a synchronized setter writes
+    // it back (`causal-stale-value`, library world: one abstract thread stands for every
+    // caller). Twins: a public reset() lets other threads write the field, and a static field
+    // is every body's.
+    const PEERS: &str = r#"package e2e.bodycsv;
+
+/**
+ * A server thread's own state: a peer runs its election loop in its own thread and keeps the
+ * leader it made in a field of its own, set through a synchronized setter that only its loop
+ * calls.
+ */
+public final class Peers {
+    private Peers() {
+    }
+
+    static final class Leader {
+        void lead() {
+        }
+
+        void shutdown() {
+        }
+    }
+
+    static final class Peer extends Thread {
+        private volatile boolean running = true;
+        protected Leader leader;
+
+        protected synchronized void setLeader(Leader l) {
+            leader = l;
+        }
+
+        public void shutdownPeer() {
+            running = false;
+        }
+
+        // Quiet: only this body sets its own leader.
+        @Override
+        public void run() {
+            while (running) {
+                try {
+                    setLeader(new Leader());
+                    leader.lead();
+                } finally {
+                    if (leader != null) {
+                        leader.shutdown();
+                        setLeader(null); // OWN-LEADER
+                    }
+                }
+            }
+        }
+    }
+
+    static final class Resettable extends Thread {
+        private volatile boolean running = true;
+        protected Leader leader;
+
+        protected synchronized void setLeader(Leader l) {
+            leader = l;
+        }
+
+        // Another thread clears the leader.
+        public void reset() {
+            setLeader(null);
+        }
+
+        // Buggy: reset() can clear the leader between the look and the setter.
+        @Override
+        public void run() {
+            while (running) {
+                try {
+                    setLeader(new Leader());
+                } finally {
+                    if (leader != null) {
+                        leader.shutdown();
+                        setLeader(null); // RESET-LEADER
+                    }
+                }
+            }
+        }
+    }
+
+    static final class Shared extends Thread {
+        private volatile boolean running = true;
+        protected static Leader leader;
+
+        protected static synchronized void setLeader(Leader l) {
+            leader = l;
+        }
+
+        // Buggy: every peer's body shares the static leader.
+        @Override
+        public void run() {
+            while (running) {
+                try {
+                    setLeader(new Leader());
+                } finally {
+                    if (leader != null) {
+                        leader.shutdown();
+                        setLeader(null); // SHARED-LEADER
+                    }
+                }
+            }
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("bodycsv-src");
+    let lib = common::scratch_dir("bodycsv-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/bodycsv/Peers.java", PEERS)]);
+    let args = ["--rules", "causal-stale-value", "--world", "library"];
+    let (run, report) = scan_json(&[&lib], &args);
+    let csv = report.findings_of("causal-stale-value");
+    let at = |class: &str, tag: &str| {
+        csv.iter()
+            .find(|f| f.class == class && f.line == Some(line_of(PEERS, tag)))
+            .map(|f| f.level.clone())
+    };
+    assert_eq!(
+        at("e2e.bodycsv.Peers$Peer", "// OWN-LEADER"),
+        None,
+        "only the peer's own body writes its leader: quiet\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.bodycsv.Peers$Resettable", "// RESET-LEADER"),
+        Some("warning".to_string()),
+        "reset() lets any caller clear the leader between the look and the setter\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.bodycsv.Peers$Shared", "// SHARED-LEADER"),
+        Some("warning".to_string()),
+        "every body shares the static leader\n{}",
+        run.describe()
+    );
+}
+
+#[test]
 fn a_thread_body_is_not_concurrent_with_itself_in_a_library() {
     // A thread runs its body once, on itself: the run() of a Thread subclass is a serial signal
     // of the platform model, so another run() of the same class is no concurrent writer of the

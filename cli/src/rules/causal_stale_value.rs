@@ -70,6 +70,18 @@ pub fn check(
             }
         }
     }
+    // The nodes each variable is written in (inside a region), and the nodes only a thread
+    // body runs on its own object (see `body_alone`).
+    let mut writer_nodes: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    for rv in &g.views {
+        for &x in rv.writes.iter() {
+            let list = writer_nodes.entry(x).or_default();
+            if list.len() <= MAX_WRITER_NODES && !list.contains(&rv.node) {
+                list.push(rv.node);
+            }
+        }
+    }
+    let owned = crate::whole::threads::body_owned(p, v, &v.threads);
     let mut flows = 0usize;
     let mut reported: FxHashMap<(MethodId, Option<u32>), (usize, Var)> = FxHashMap::default();
     let mut merged: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
@@ -121,6 +133,9 @@ pub fn check(
             let Some(ws) = ws else {
                 continue;
             };
+            if !f.index && body_alone(p, v, (&owned, &writer_nodes), n, f) {
+                continue;
+            }
             let writer = runners.iter().find_map(|&a| {
                 ws.iter().copied().find(|&b| {
                     crate::whole::threads::conflict_on(p, &v.threads, &v.fields, (a, b), f.src.var)
@@ -175,6 +190,71 @@ pub fn check(
         t0.elapsed()
     ));
     out
+}
+
+/// How many region nodes writing one variable `body_alone` looks at; with more, the variable
+/// is taken as written by anyone.
+const MAX_WRITER_NODES: usize = 16;
+
+/// Whether flow `f` of node `n` is on a field of the object a thread body runs on, read and
+/// written only by code that body alone runs on that object ([`threads::body_owned`]): a
+/// `Thread` subclass's `run()` and the methods only it calls on `this`. No other thread writes
+/// the field (each other run of the body is on its own object), so the value read is current
+/// however many sections it crosses. A static field is every body's; a public or otherwise
+/// reachable writer (another thread's `reset()`) makes the field anyone's.
+///
+/// [`threads::body_owned`]: crate::whole::threads::body_owned
+fn body_alone(
+    p: &Program,
+    v: &Views,
+    (owned, writer_nodes): (&[Option<u32>], &FxHashMap<Var, Vec<usize>>),
+    n: usize,
+    f: &Flow,
+) -> bool {
+    use crate::whole::causal::{var_field, var_kind, FIELD};
+    if var_kind(f.src.var) != FIELD {
+        return false;
+    }
+    let Some(body) = owned[n] else {
+        return false;
+    };
+    let field = var_field(f.src.var);
+    let (fc, fi) = v.fields.owner(field);
+    if p.class(fc).fields[fi as usize].access & crate::bytecode::acc::STATIC != 0
+        || !crate::whole::threads::body_classes(p, body).contains(&fc)
+    {
+        return false;
+    }
+    // Every access of the field of kind `kind` in node `k` is on `this`, and the body owns `k`.
+    let mine = |k: usize, kind: u8, at: Option<u32>| {
+        owned[k] == Some(body)
+            && (v.facts[k].accesses.iter())
+                .filter(|a| a.field == field && a.kind & kind != 0)
+                .filter(|a| at.is_none_or(|at| a.at == at))
+                .all(|a| a.on_this)
+    };
+    // The read: in a node the body owns, on `this`.
+    let read_nodes: Vec<usize> = [false, true]
+        .iter()
+        .filter_map(|&this_held| {
+            v.node_index(crate::whole::views::Node {
+                method: f.src.loc.method,
+                this_held,
+            })
+        })
+        .collect();
+    let read_at =
+        |k: usize| (v.facts[k].accesses.iter()).any(|a| a.field == field && a.at == f.src.loc.at);
+    if read_nodes.is_empty()
+        || !read_nodes
+            .iter()
+            .all(|&k| read_at(k) && mine(k, crate::whole::facts::READ, Some(f.src.loc.at)))
+    {
+        return false;
+    }
+    writer_nodes
+        .get(&f.src.var)
+        .is_some_and(|ws| ws.len() <= MAX_WRITER_NODES && ws.iter().all(|&w| mine(w, WRITE, None)))
 }
 
 /// The method the instruction at `at` of method `m` calls, if it is a call.

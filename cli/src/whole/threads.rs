@@ -222,6 +222,115 @@ pub fn conflict_on(
     conflict(threads, a, b, fields.owner(field).0)
 }
 
+/// For each explored node of `g`: the class whose thread body alone runs it, on the body's
+/// own object. A thread body is the `run()` of a subclass of `Thread`, which a thread runs
+/// once, on itself (`Thread.start`: never twice); it owns its node, and a node that no thread
+/// enters directly and whose every call comes from nodes that body owns, on `this`, is the
+/// body's too (a protected setter only its loop calls). `None` for every other node: one a
+/// thread enters (a public method of the open world's callers), or one reached from two bodies
+/// or from other code. In a library, where one abstract thread stands for every caller, this
+/// says which code runs only in the thread of the object it works on.
+pub fn body_owned(
+    p: &Program,
+    g: &crate::whole::views::Graph,
+    threads: &[AbstractThread],
+) -> Vec<Option<u32>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Own {
+        Unknown,
+        Body(u32),
+        Not,
+    }
+    let entries: crate::fxhash::FxHashSet<MethodId> = threads
+        .iter()
+        .flat_map(|t| t.entries.iter().copied())
+        .collect();
+    let n = g.nodes.len();
+    // Who calls each node, and whether every such call is on `this`.
+    let mut callers: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
+    for (m, f) in g.facts.iter().enumerate() {
+        for c in &f.calls {
+            for &t in &c.targets {
+                let node = crate::whole::views::Node {
+                    method: t,
+                    this_held: c.this_held,
+                };
+                if let Some(k) = g.node_index(node) {
+                    callers[k].push((m, c.on_this));
+                }
+            }
+        }
+    }
+    let body: Vec<bool> = (g.nodes.iter())
+        .map(|node| &*p.method(node.method).name == "run" && !thread_own(p, node.method).is_empty())
+        .collect();
+    let mut own: Vec<Own> = (0..n)
+        .map(|k| {
+            let id = g.nodes[k].method;
+            if body[k] {
+                Own::Body(id.class)
+            } else if entries.contains(&id) || callers[k].is_empty() {
+                Own::Not
+            } else {
+                Own::Unknown
+            }
+        })
+        .collect();
+    // Down from "unknown" to one body or none, until nothing changes (each node moves at most
+    // twice).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for k in 0..n {
+            if own[k] == Own::Not || body[k] {
+                continue;
+            }
+            let mut next = Own::Unknown;
+            for &(m, on_this) in &callers[k] {
+                next = match (next, own[m]) {
+                    _ if !on_this => Own::Not,
+                    (_, Own::Not) | (Own::Not, _) => Own::Not,
+                    (x, Own::Unknown) => x,
+                    (Own::Unknown, Own::Body(c)) => Own::Body(c),
+                    (Own::Body(a), Own::Body(b)) if a == b => Own::Body(a),
+                    _ => Own::Not,
+                };
+                if next == Own::Not {
+                    break;
+                }
+            }
+            if next != own[k] && next != Own::Unknown {
+                own[k] = next;
+                changed = true;
+            }
+        }
+    }
+    own.into_iter()
+        .map(|o| match o {
+            Own::Body(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The classes whose instance fields a thread body of class `class` (see [`body_owned`]) has
+/// of its own: the class and its superclasses below `Thread`.
+pub fn body_classes(p: &Program, class: u32) -> Vec<u32> {
+    let c = p.class(class);
+    (c.methods.iter().enumerate())
+        .find(|(_, m)| &*m.name == "run" && &*m.descriptor == "()V")
+        .map(|(mi, _)| {
+            thread_own(
+                p,
+                MethodId {
+                    class,
+                    method: mi as u32,
+                },
+            )
+        })
+        .unwrap_or_default()
+}
+
 /// When `id` is the `run()` of a subclass of `Thread` (a thread's entry that runs on its own
 /// object): the subclass and its superclasses in the program below `Thread`.
 fn thread_own(p: &Program, id: MethodId) -> Vec<u32> {
