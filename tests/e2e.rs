@@ -2379,6 +2379,117 @@ public final class ThreadBody {
         }
     }
 
+    static final class Cycling extends Thread {
+        private final Object lock = new Object();
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        private boolean open = true;
+
+        public void submit(Runnable task) {
+            synchronized (lock) {
+                if (open) {
+                    queue.add(task);
+                    lock.notifyAll();
+                }
+            }
+        }
+
+        @Override
+        public void run() {
+            cycle();
+        }
+
+        // Quiet: a helper only this body calls, on itself.
+        protected void cycle() {
+            try {
+                loop(); // OWN-HELPER
+            } finally {
+                synchronized (lock) {
+                    open = false;
+                    queue.clear();
+                }
+            }
+        }
+
+        private void loop() {
+            while (true) {
+                Runnable next;
+                synchronized (lock) {
+                    while (queue.isEmpty() && open) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    next = queue.poll();
+                }
+                if (next == null) {
+                    return;
+                }
+                next.run();
+            }
+        }
+    }
+
+    static final class CyclingReopened extends Thread {
+        private final Object lock = new Object();
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        private boolean open = true;
+
+        public void submit(Runnable task) {
+            synchronized (lock) {
+                if (open) {
+                    queue.add(task);
+                    lock.notifyAll();
+                }
+            }
+        }
+
+        // Another thread reopens the queue.
+        public void reopen() {
+            synchronized (lock) {
+                open = true;
+            }
+        }
+
+        @Override
+        public void run() {
+            cycle();
+        }
+
+        // Buggy: reopen() can run between the helper's loop and its close.
+        protected void cycle() {
+            try {
+                loop(); // HELPER-REOPENED
+            } finally {
+                synchronized (lock) {
+                    open = false;
+                    queue.clear();
+                }
+            }
+        }
+
+        private void loop() {
+            while (true) {
+                Runnable next;
+                synchronized (lock) {
+                    while (queue.isEmpty() && open) {
+                        try {
+                            lock.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    next = queue.poll();
+                }
+                if (next == null) {
+                    return;
+                }
+                next.run();
+            }
+        }
+    }
+
     static final class Counting extends Thread {
         private static final Object LOCK = new Object();
         private static int started;
@@ -2424,6 +2535,19 @@ public final class ThreadBody {
         at("e2e.body.ThreadBody$Counting", "// SHARED-COUNT"),
         Some("warning".to_string()),
         "every body shares the static count: a warning\n{}",
+        run.describe()
+    );
+    // The same in a helper only the body calls on itself (`threads::body_owned`).
+    assert_eq!(
+        at("e2e.body.ThreadBody$Cycling", "// OWN-HELPER"),
+        None,
+        "a helper only the body runs on its own object: quiet\n{}",
+        run.describe()
+    );
+    assert_eq!(
+        at("e2e.body.ThreadBody$CyclingReopened", "// HELPER-REOPENED"),
+        Some("warning".to_string()),
+        "reopen() can run between the helper's loop and its close: a warning\n{}",
         run.describe()
     );
 }

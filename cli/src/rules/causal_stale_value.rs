@@ -81,7 +81,7 @@ pub fn check(
             }
         }
     }
-    let owned = crate::whole::threads::body_owned(p, v, &v.threads);
+    let owned = v.body_owned(p);
     let mut flows = 0usize;
     let mut reported: FxHashMap<(MethodId, Option<u32>), (usize, Var)> = FxHashMap::default();
     let mut merged: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
@@ -133,7 +133,7 @@ pub fn check(
             let Some(ws) = ws else {
                 continue;
             };
-            if !f.index && body_alone(p, v, (&owned, &writer_nodes), n, f) {
+            if !f.index && body_alone(p, v, (owned, &writer_nodes), n, f) {
                 continue;
             }
             let writer = runners.iter().find_map(|&a| {

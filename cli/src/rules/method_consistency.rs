@@ -62,6 +62,9 @@ type Serial<'a> = dyn Fn(&Entered, &Entered) -> Option<u32> + 'a;
 fn serial_pair(p: &Program, v: &Views, serial: Option<u32>, other: usize, owner: u32) -> bool {
     serial.is_some_and(|class| {
         crate::whole::threads::serial_with(p, class, v.nodes[other].method, owner)
+            || (v.body_owned(p)[other] == Some(class)
+                && crate::whole::threads::body_classes(p, class).contains(&owner)
+                && !crate::whole::threads::shared_statics(p, owner))
     })
 }
 
@@ -157,11 +160,13 @@ pub fn check(
     let mut writers: FxHashMap<FieldId, Vec<Writer>> = FxHashMap::default();
     // The nodes that are serial signals (see [`serial_pair`]), by their class: a writer that is
     // one stands for itself (another writer with the same threads and locks may not be).
-    let serial: Vec<Option<u32>> = v
-        .nodes
-        .iter()
-        .map(|node| {
-            crate::whole::threads::serial_signal(p, node.method).then_some(node.method.class)
+    // Code only a thread body runs on its own object counts as that body's (see
+    // [`crate::whole::threads::body_owned`]): a helper its loop calls on `this`.
+    let body = v.body_owned(p);
+    let serial: Vec<Option<u32>> = (v.nodes.iter().zip(body))
+        .map(|(node, &body)| {
+            (crate::whole::threads::serial_signal(p, node.method).then_some(node.method.class))
+                .or(body)
         })
         .collect();
     for locked in [true, false] {

@@ -167,12 +167,18 @@ pub fn serial_signal(p: &Program, m: MethodId) -> bool {
 /// final nor volatile: every subscriber (every thread body) shares that one, and two of them
 /// run at once.
 pub fn serial_with(p: &Program, signal: u32, other: MethodId, owner: u32) -> bool {
-    use crate::bytecode::acc::{FINAL, STATIC, VOLATILE};
     receives(p, signal, owner)
         && receives(p, other.class, owner)
         && own_operation(p, signal, other.class)
         && serial_signal(p, other)
-        && !(p.class(owner).fields.iter()).any(|f| f.access & (STATIC | FINAL | VOLATILE) == STATIC)
+        && !shared_statics(p, owner)
+}
+
+/// Whether class `owner` has a static field that is neither final nor volatile: one every
+/// subscriber or thread body shares, so two of them touch it at once.
+pub fn shared_statics(p: &Program, owner: u32) -> bool {
+    use crate::bytecode::acc::{FINAL, STATIC, VOLATILE};
+    (p.class(owner).fields.iter()).any(|f| f.access & (STATIC | FINAL | VOLATILE) == STATIC)
 }
 
 /// Whether the fields of class `owner` are state of the object that receives the signals of

@@ -122,6 +122,9 @@ pub struct Views {
     /// the order first seen (lock views in order, each one's classes ascending).
     pub parts: Vec<(u32, FieldSet)>,
     pub threads: Vec<AbstractThread>,
+    /// The explored code only a thread body runs, on its own object, by node
+    /// ([`crate::whole::threads::body_owned`]): computed on first use.
+    body_owned: std::sync::OnceLock<Vec<Option<u32>>>,
 }
 
 /// The explored program: the `(method, caller holds this)` nodes the threads reach, their
@@ -252,7 +255,15 @@ impl Views {
             lock_views: d.lock_views,
             parts: d.parts,
             threads,
+            body_owned: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The class of the thread body that alone runs each node, on its own object
+    /// ([`crate::whole::threads::body_owned`]).
+    pub fn body_owned(&self, p: &Program) -> &[Option<u32>] {
+        self.body_owned
+            .get_or_init(|| crate::whole::threads::body_owned(p, &self.graph, &self.threads))
     }
 }
 
