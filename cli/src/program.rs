@@ -101,12 +101,7 @@ impl Program {
                     .collect()
             })
         });
-        thread_safe.add_loggers(&classes, |i| {
-            let c = &classes[i];
-            (c.super_name.iter().chain(&c.interfaces))
-                .filter_map(|s| by_name.get(s).map(|&k| k as usize))
-                .collect()
-        });
+        thread_safe.add_loggers(&classes, |i| &supertypes.of[i]);
         let mut p = Program {
             classes,
             by_name,

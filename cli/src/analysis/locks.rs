@@ -588,39 +588,23 @@ impl ThreadSafeList {
     /// logger (a library's own `Log` interface, a platform logger), and so is each of its
     /// subtypes. A call of a logging method of one only turns its arguments into text, like
     /// the loggers the data file names. One method named like a level (a report's `warn`) makes
-    /// no logger. `supertypes(i)` gives the indices of class `i`'s direct supertypes.
-    pub fn add_loggers(&mut self, classes: &[Class], supertypes: impl Fn(usize) -> Vec<usize>) {
+    /// no logger. `supertypes(i)` gives the indices of all of class `i`'s supertypes (those past
+    /// the end of `classes` are not loaded, and not loggers).
+    pub fn add_loggers<'s>(&mut self, classes: &[Class], supertypes: impl Fn(usize) -> &'s [u32]) {
         let own: Vec<Vec<&'static str>> = classes
             .iter()
             .map(|c| {
-                let levels = log_levels(c);
-                if levels.len() >= 3 {
-                    levels
-                } else {
-                    Vec::new()
-                }
+                Some(log_levels(c))
+                    .filter(|l| l.len() >= 3)
+                    .unwrap_or_default()
             })
             .collect();
         if own.iter().all(Vec::is_empty) {
             return;
         }
         for (i, c) in classes.iter().enumerate() {
-            let mut levels: Vec<&'static str> = Vec::new();
-            let mut stack = vec![i];
-            let mut seen = 0;
-            while let Some(k) = stack.pop() {
-                seen += 1;
-                if seen > 256 {
-                    break;
-                }
-                for &l in &own[k] {
-                    if !levels.contains(&l) {
-                        levels.push(l);
-                    }
-                }
-                stack.extend(supertypes(k));
-            }
-            for l in levels {
+            let sups = supertypes(i).iter().filter_map(|&s| own.get(s as usize));
+            for &l in std::iter::once(&own[i]).chain(sups).flatten() {
                 self.formats.insert(&c.name, Some(l));
             }
         }

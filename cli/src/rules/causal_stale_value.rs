@@ -41,11 +41,17 @@ pub fn check(
             }
         }
     }
-    // Which threads write each variable inside a region (writes(x, p)).
+    // Which threads write each variable inside a region (writes(x, p)), and in which nodes
+    // (see `body_alone`).
     let mut writers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
+    let mut writer_nodes: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
     for rv in &g.views {
         for &x in rv.writes.iter() {
             add(writers.entry(x).or_default(), &v.reached_by[rv.node]);
+            let nodes = writer_nodes.entry(x).or_default();
+            if nodes.len() <= MAX_WRITER_NODES && !nodes.contains(&rv.node) {
+                nodes.push(rv.node);
+            }
         }
     }
     // Which methods take the head of each queue: only another taker makes a look at the head
@@ -70,17 +76,7 @@ pub fn check(
             }
         }
     }
-    // The nodes each variable is written in (inside a region), and the nodes only a thread
-    // body runs on its own object (see `body_alone`).
-    let mut writer_nodes: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
-    for rv in &g.views {
-        for &x in rv.writes.iter() {
-            let list = writer_nodes.entry(x).or_default();
-            if list.len() <= MAX_WRITER_NODES && !list.contains(&rv.node) {
-                list.push(rv.node);
-            }
-        }
-    }
+    // The nodes only a thread body runs on its own object (see `body_alone`).
     let owned = v.body_owned(p);
     let mut flows = 0usize;
     let mut reported: FxHashMap<(MethodId, Option<u32>), (usize, Var)> = FxHashMap::default();

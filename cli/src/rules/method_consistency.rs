@@ -1317,7 +1317,7 @@ fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>) -> bool {
         .all(|a| a.on_this);
     accesses
         && f.calls.iter().filter(|c| inside(&c.held)).all(|c| {
-            callee_nodes(v, c).all(|t| {
+            v.callee_nodes(c).all(|t| {
                 if c.on_this {
                     only_own_object(v, t, sel, READ | WRITE)
                 } else {
@@ -1325,19 +1325,6 @@ fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>) -> bool {
                 }
             })
         })
-}
-
-/// The nodes a call site of a node calls (its targets in the call's context).
-fn callee_nodes<'a>(
-    v: &'a Views,
-    c: &'a crate::whole::facts::CallSite,
-) -> impl Iterator<Item = usize> + 'a {
-    c.targets.iter().filter_map(move |&t| {
-        v.node_index(crate::whole::views::Node {
-            method: t,
-            this_held: c.this_held,
-        })
-    })
 }
 
 /// Whether the scope of node `m` has a field of `class` accessed with `kind`.
@@ -1392,7 +1379,7 @@ fn only_own_object(v: &Views, n: usize, sel: Sel<'_>, kind: u8) -> bool {
             return false;
         }
         for c in &f.calls {
-            for t in callee_nodes(v, c) {
+            for t in v.callee_nodes(c) {
                 if c.on_this && depth < 6 {
                     stack.push((t, depth + 1));
                 } else if reaches(t) {
@@ -1435,7 +1422,7 @@ fn on_own_object(v: &Views, n: usize, class: u32, kind: u8) -> bool {
             continue;
         }
         for c in f.calls.iter().filter(|c| c.on_own) {
-            stack.extend(callee_nodes(v, c).map(|m| (m, depth + 1)));
+            stack.extend(v.callee_nodes(c).map(|m| (m, depth + 1)));
         }
     }
     false

@@ -434,8 +434,9 @@ struct MessageReads {
     array_stores: Vec<u32>,
     /// The bits of the arrays the method makes.
     arrays: u64,
-    /// What is stored into each array the method makes (by the array's bit).
-    contents: Vec<(u8, u64)>,
+    /// What is stored into each array the method makes, by the array's bit (empty when it
+    /// makes none).
+    contents: Vec<u64>,
     /// Reads whose value some instruction uses as data.
     used: u64,
     /// Reads and calls whose result the analysis followed (a call of a value type's method or
@@ -483,6 +484,7 @@ impl MessageReads {
             bit,
             array_stores,
             arrays,
+            contents: if arrays == 0 { Vec::new() } else { vec![0; 64] },
             ..MessageReads::default()
         }
     }
@@ -492,7 +494,7 @@ impl MessageReads {
     fn finish(&mut self) {
         loop {
             let (used, formatted) = (self.used, self.formatted);
-            for &(a, held) in &self.contents {
+            for (a, &held) in self.contents.iter().enumerate() {
                 let bit = 1u64 << a;
                 if self.used & bit != 0 {
                     self.used |= held;
@@ -545,12 +547,8 @@ impl MessageReads {
                     let held = inputs[2..].iter().fold(0, |a, b| a | b);
                     let mut arrays = inputs[0] & self.arrays;
                     while arrays != 0 {
-                        let a = arrays.trailing_zeros() as u8;
+                        self.contents[arrays.trailing_zeros() as usize] |= held;
                         arrays &= arrays - 1;
-                        match self.contents.iter_mut().find(|(b, _)| *b == a) {
-                            Some((_, h)) => *h |= held,
-                            None => self.contents.push((a, held)),
-                        }
                     }
                     self.used |= (inputs[0] & !self.arrays) | inputs[1];
                 }

@@ -256,14 +256,8 @@ pub fn body_owned(
     let mut callers: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
     for (m, f) in g.facts.iter().enumerate() {
         for c in &f.calls {
-            for &t in &c.targets {
-                let node = crate::whole::views::Node {
-                    method: t,
-                    this_held: c.this_held,
-                };
-                if let Some(k) = g.node_index(node) {
-                    callers[k].push((m, c.on_this));
-                }
+            for k in g.callee_nodes(c) {
+                callers[k].push((m, c.on_this));
             }
         }
     }

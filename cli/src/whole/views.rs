@@ -150,6 +150,16 @@ impl Graph {
     pub fn node_index(&self, n: Node) -> Option<usize> {
         self.index.get(&n).copied()
     }
+
+    /// The nodes a call site of a node calls (its targets in the call's context).
+    pub fn callee_nodes<'a>(&'a self, c: &'a facts::CallSite) -> impl Iterator<Item = usize> + 'a {
+        c.targets.iter().filter_map(move |&t| {
+            self.node_index(Node {
+                method: t,
+                this_held: c.this_held,
+            })
+        })
+    }
 }
 
 /// A [`Views`] is the explored [`Graph`] with the scopes and views computed over it: its nodes,
