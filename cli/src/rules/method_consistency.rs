@@ -1099,10 +1099,7 @@ fn entered_break(
             let all_own = own_at(i) && own_at(i + 1 + j);
             let own_for = |f: FieldId| {
                 all_own || {
-                    let sel = Sel {
-                        only: std::slice::from_ref(&f),
-                        ..Sel::of(v, v.fields.owner(f).0)
-                    };
+                    let sel = Sel::of(v, class).only(std::slice::from_ref(&f));
                     section_own(v, n, x, sel) && section_own(v, n, y, sel)
                 }
             };
@@ -1127,13 +1124,7 @@ fn entered_break(
                                     v,
                                     (threads, serial),
                                     ids,
-                                    (
-                                        class,
-                                        Sel {
-                                            only: std::slice::from_ref(&f),
-                                            ..Sel::of(v, class)
-                                        },
-                                    ),
+                                    (class, Sel::of(v, class).only(std::slice::from_ref(&f))),
                                     &outer,
                                     local_for(f),
                                 )
@@ -1180,10 +1171,7 @@ fn entered_break(
                     })
                     .map(|&(f, _)| f)
                     .collect();
-                let sel = Sel {
-                    only: &conflict,
-                    ..Sel::of(v, class)
-                };
+                let sel = Sel::of(v, class).only(&conflict);
                 let own = all_own || (section_own(v, n, x, sel) && section_own(v, n, y, sel));
                 concurrent_view(
                     p,
@@ -1351,6 +1339,14 @@ impl<'a> Sel<'a> {
             first,
             end,
             only: &[],
+        }
+    }
+
+    /// Of those, only `fields`.
+    fn only(self, fields: &'a [FieldId]) -> Sel<'a> {
+        Sel {
+            only: fields,
+            ..self
         }
     }
 
@@ -1606,10 +1602,7 @@ fn foreign_break(
             .filter(|&&(_, k)| k & WRITE != 0)
             .map(|&(f, _)| f)
             .collect();
-        let sel = Sel {
-            only: &writes,
-            ..Sel::of(v, class)
-        };
+        let sel = Sel::of(v, class).only(&writes);
         let local = (
             local,
             (
