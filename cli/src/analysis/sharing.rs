@@ -75,14 +75,17 @@ impl FieldFacts {
         let written: Vec<Vec<(u32, u32)>> = classes
             .par_iter()
             .map(|c| {
-                let init = init_only_methods(c);
+                // Computed at the class's first store to a field of its own.
+                let mut init: Option<Vec<bool>> = None;
                 let mut out = Vec::new();
                 for (mi, m) in c.methods.iter().enumerate() {
                     let Some(code) = &m.code else { continue };
                     for insn in &code.insns {
                         if let Op::PutField(r) | Op::PutStatic(r) = insn.op {
                             let fr = c.member(r);
-                            if init[mi] && *fr.class == *c.name {
+                            if *fr.class == *c.name
+                                && init.get_or_insert_with(|| init_only_methods(c))[mi]
+                            {
                                 continue;
                             }
                             if let Some(o) = field_owner(&fr.class, &fr.name) {

@@ -837,36 +837,27 @@ fn receiver_sym(
 /// The locks held at each call site come from one engine pass over the callers that take a lock
 /// of their own; a caller's own entry locks count at its call sites too (a fixpoint over the
 /// helpers, growing from none). A call made holding nothing (its caller takes no lock and has no
-/// callers' lock) rules its callee out before any engine pass.
+/// callers' lock) rules its callee out before any engine pass. Only the callees that the methods
+/// taking a lock reach (directly, or through callees reached so) are looked at, and only their
+/// call sites listed: no other method is ever called holding a lock.
 pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     use crate::bytecode::InvokeKind;
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
 
-    let candidates: FxHashSet<MethodId> = p
-        .classes
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            // The class's own methods that its lambdas and method references name.
-            let captures: FxHashSet<(&str, &str)> = (c.lambda_impls.iter().flatten())
-                .filter(|(cl, _, _)| **cl == *c.name)
-                .map(|(_, n, d)| (&**n, &**d))
-                .collect();
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                let captured = || captures.contains(&(&*m.name, &*m.descriptor));
-                (m.code.is_some()
-                    && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
-                    && !matches!(&*m.name, "<init>" | "<clinit>")
-                    && !captured())
-                .then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                })
-            })
-        })
-        .collect();
-    let candidate = |id: MethodId| candidates.contains(&id);
+    // Which methods may have an entry lock: any with code, never captured as a lambda or method
+    // reference, that only the calls naming it reach (see above).
+    let candidate = |id: MethodId| {
+        let (c, m) = (p.class(id.class), p.method(id));
+        let captured = || {
+            (c.lambda_impls.iter().flatten())
+                .any(|(cl, n, d)| **cl == *c.name && *n == m.name && *d == m.descriptor)
+        };
+        m.code.is_some()
+            && !matches!(&*m.name, "<init>" | "<clinit>")
+            && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
+            && !captured()
+    };
     // A virtual call to a method that is not public, or declared in a type that is not: the
     // calls that may dispatch to its overriders are all in the program, so each is a call site
     // of every overrider too (`insertInternal()` of an abstract store, `invoke()` of a
@@ -881,101 +872,6 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         let overridable = (m.access | c.access) & (acc::FINAL | acc::PRIVATE) == 0;
         (hidden && overridable).then_some(t)
     };
-    let dispatched: FxHashSet<MethodId> = p
-        .classes
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            c.methods
-                .iter()
-                .flat_map(|m| m.code.iter().flat_map(|code| &code.insns))
-                .filter_map(move |i| match i.op {
-                    Op::Invoke(kind, r) => hidden_virtual(ci, kind, r),
-                    _ => None,
-                })
-        })
-        .collect();
-    // Too many to list (a package-private method of a class with a wide hierarchy): its
-    // overriders have call sites we do not list, so they get no entry lock.
-    let (open, overriders): (Vec<MethodId>, FxHashMap<MethodId, Vec<MethodId>>) = dispatched
-        .into_par_iter()
-        .filter_map(|t| match p.implementations(t, MAX_OVERRIDERS) {
-            None => Some(Err(t)),
-            Some(all) => {
-                let found: Vec<MethodId> = all.into_iter().filter(|&o| candidate(o)).collect();
-                (!found.is_empty()).then_some(Ok((t, found)))
-            }
-        })
-        .partition_map(|r| match r {
-            Err(t) => rayon::iter::Either::Left(t),
-            Ok(x) => rayon::iter::Either::Right(x),
-        });
-    let open: FxHashSet<MethodId> = open.into_iter().collect();
-
-    // Every call site of a candidate: (caller, instruction, callee). A call made while the
-    // object or class is being constructed (on `this` from a constructor or a private method
-    // only constructors call, or from the class initializer) is no call another thread can make
-    // at the same time: no other thread sees the object yet, and class initialization is
-    // exclusive. It neither counts nor disqualifies.
-    let sites: Vec<(MethodId, u32, MethodId)> = p
-        .classes
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            let mut out = Vec::new();
-            for (mi, m) in c.methods.iter().enumerate() {
-                let Some(code) = &m.code else { continue };
-                if &*m.name == "<clinit>" {
-                    continue;
-                }
-                let caller = MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                };
-                for (at, i) in code.insns.iter().enumerate() {
-                    let Op::Invoke(kind, r) = i.op else { continue };
-                    let Some(t) = p.resolved(ci as u32, r) else {
-                        continue;
-                    };
-                    if candidate(t) {
-                        out.push((caller, at as u32, t));
-                    }
-                    let Some(over) = hidden_virtual(ci, kind, r).and_then(|t| overriders.get(&t))
-                    else {
-                        continue;
-                    };
-                    // On an object of a field that holds only new objects of known classes,
-                    // the call reaches only their methods.
-                    let stored = receiver_pushed_by(p, caller, at as u32).and_then(|k| {
-                        let read = locks::Sym::Value(k as u32);
-                        p.receiver_classes(ci as u32, code, read)
-                    });
-                    let mr = c.member(r);
-                    for &o in over {
-                        let reached = stored.as_ref().is_none_or(|types| {
-                            types.iter().any(|&t| {
-                                p.resolve(&p.class(t).name, &mr.name, &mr.desc) == Some(o)
-                            })
-                        });
-                        if reached {
-                            out.push((caller, at as u32, o));
-                        }
-                    }
-                }
-            }
-            out
-        })
-        .collect();
-    let mut by_callee: FxHashMap<MethodId, Vec<(MethodId, u32)>> = FxHashMap::default();
-    for &(caller, at, callee) in &sites {
-        by_callee.entry(callee).or_default().push((caller, at));
-    }
-    if !open.is_empty() {
-        let names: FxHashSet<&str> = open.iter().map(|&t| &*p.method(t).name).collect();
-        by_callee
-            .retain(|&m, _| !names.contains(&*p.method(m).name) || !overrides_one_of(p, m, &open));
-    }
-    // The locks each caller holds at its call sites, in the callee's terms.
     let takes_locks = |id: MethodId| {
         let c = p.class(id.class);
         let m = p.method(id);
@@ -995,15 +891,199 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     _ => false,
                 })
     };
+    // The methods that take a lock of their own: only their calls, and the calls of methods
+    // they reach holding it, can be made holding a lock.
+    let lock_taking: FxHashSet<MethodId> = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            (0..c.methods.len() as u32)
+                .map(move |mi| MethodId {
+                    class: ci as u32,
+                    method: mi,
+                })
+                .filter(|&id| p.summary(id).locks && takes_locks(id))
+        })
+        .collect();
+    // The overriders a call dispatched to `t` reaches (`None`: too many to list, see
+    // `MAX_OVERRIDERS`), computed for the targets that are asked about.
+    let mut overriders: FxHashMap<MethodId, Option<Vec<MethodId>>> = FxHashMap::default();
+    let add_overriders = |targets: Vec<MethodId>, to: &mut FxHashMap<_, _>| {
+        let new: Vec<MethodId> = (targets.into_iter())
+            .filter(|t| !to.contains_key(t))
+            .collect::<FxHashSet<_>>()
+            .into_iter()
+            .collect();
+        let found: Vec<(MethodId, Option<Vec<MethodId>>)> = new
+            .into_par_iter()
+            .map(|t| (t, p.implementations(t, MAX_OVERRIDERS)))
+            .collect();
+        to.extend(found);
+    };
+    // The callees that may hold a lock at entry: the candidates a lock-taking method calls,
+    // and (transitively) those such callees call. No other callee is ever called holding a
+    // lock, so only their call sites are listed below.
+    let mut interesting: FxHashSet<MethodId> = FxHashSet::default();
+    let mut frontier: Vec<MethodId> = lock_taking.iter().copied().collect();
+    while !frontier.is_empty() {
+        let (direct, dispatched): (Vec<MethodId>, Vec<MethodId>) = frontier
+            .par_iter()
+            .filter(|&&m| &*p.method(m).name != "<clinit>")
+            .flat_map_iter(|&caller| {
+                let insns = p.method(caller).code.iter().flat_map(|code| &code.insns);
+                insns.filter_map(move |i| {
+                    let Op::Invoke(kind, r) = i.op else {
+                        return None;
+                    };
+                    let ci = caller.class as usize;
+                    Some((p.resolved(caller.class, r), hidden_virtual(ci, kind, r)))
+                })
+            })
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut d, mut v), (t, h)| {
+                    d.extend(t);
+                    v.extend(h);
+                    (d, v)
+                },
+            )
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |(mut d, mut v), (d2, v2)| {
+                    d.extend(d2);
+                    v.extend(v2);
+                    (d, v)
+                },
+            );
+        add_overriders(dispatched.clone(), &mut overriders);
+        let reached = direct.into_iter().chain(
+            (dispatched.iter())
+                .filter_map(|t| overriders.get(t).and_then(Option::as_ref))
+                .flatten()
+                .copied(),
+        );
+        let new: FxHashSet<MethodId> = reached.filter(|t| !interesting.contains(t)).collect();
+        frontier = new.into_par_iter().filter(|&t| candidate(t)).collect();
+        interesting.extend(frontier.iter().copied());
+    }
+    // A dispatched call can reach an interesting method only under its name and descriptor.
+    let names: FxHashSet<(&str, &str)> = (interesting.iter())
+        .map(|&m| (&*p.method(m).name, &*p.method(m).descriptor))
+        .collect();
+
+    // Every call site of an interesting callee: (caller, instruction, callee). A call made
+    // while the object or class is being constructed (on `this` from a constructor or a private
+    // method only constructors call, or from the class initializer) is no call another thread
+    // can make at the same time: no other thread sees the object yet, and class initialization
+    // is exclusive. It neither counts nor disqualifies.
+    type Site = (MethodId, u32, MethodId);
+    let (mut sites, dispatched): (Vec<Site>, Vec<Site>) = p
+        .classes
+        .par_iter()
+        .enumerate()
+        .fold(
+            || (Vec::new(), Vec::new()),
+            |(mut out, mut via), (ci, c)| {
+                for (mi, m) in c.methods.iter().enumerate() {
+                    let Some(code) = &m.code else { continue };
+                    if &*m.name == "<clinit>" {
+                        continue;
+                    }
+                    let caller = MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    };
+                    for (at, i) in code.insns.iter().enumerate() {
+                        let Op::Invoke(kind, r) = i.op else { continue };
+                        let Some(t) = p.resolved(ci as u32, r) else {
+                            continue;
+                        };
+                        if interesting.contains(&t) {
+                            out.push((caller, at as u32, t));
+                        }
+                        let Some(t) = hidden_virtual(ci, kind, r) else {
+                            continue;
+                        };
+                        let mr = c.member(r);
+                        if names.contains(&(&*mr.name, &*mr.desc)) {
+                            via.push((caller, at as u32, t));
+                        }
+                    }
+                }
+                (out, via)
+            },
+        )
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(mut a, mut b), (a2, b2)| {
+                a.extend(a2);
+                b.extend(b2);
+                (a, b)
+            },
+        );
+    add_overriders(
+        dispatched.iter().map(|&(_, _, t)| t).collect(),
+        &mut overriders,
+    );
+    // Too many to list (a package-private method of a class with a wide hierarchy): its
+    // overriders have call sites we do not list, so they get no entry lock.
+    let open: FxHashSet<MethodId> = (dispatched.iter())
+        .filter(|(_, _, t)| matches!(overriders.get(t), Some(None)))
+        .map(|&(_, _, t)| t)
+        .collect();
+    let through: Vec<Site> = dispatched
+        .par_iter()
+        .flat_map_iter(|&(caller, at, t)| {
+            let over: &[MethodId] = match overriders.get(&t) {
+                Some(Some(all)) => all,
+                _ => &[],
+            };
+            let over: Vec<MethodId> = (over.iter())
+                .copied()
+                .filter(|o| interesting.contains(o))
+                .collect();
+            // On an object of a field that holds only new objects of known classes, the
+            // call reaches only their methods.
+            let stored = (!over.is_empty())
+                .then(|| receiver_pushed_by(p, caller, at))
+                .flatten()
+                .and_then(|k| {
+                    let code = p.method(caller).code.as_ref()?;
+                    p.receiver_classes(caller.class, code, locks::Sym::Value(k as u32))
+                });
+            let Some(&Op::Invoke(_, r)) = (p.method(caller).code.as_ref())
+                .and_then(|code| code.insns.get(at as usize))
+                .map(|i| &i.op)
+            else {
+                return Vec::new();
+            };
+            let mr = p.class(caller.class).member(r);
+            over.into_iter()
+                .filter(|&o| {
+                    stored.as_ref().is_none_or(|types| {
+                        (types.iter())
+                            .any(|&t| p.resolve(&p.class(t).name, &mr.name, &mr.desc) == Some(o))
+                    })
+                })
+                .map(|o| (caller, at, o))
+                .collect()
+        })
+        .collect();
+    sites.extend(through);
+    let mut by_callee: FxHashMap<MethodId, Vec<(MethodId, u32)>> = FxHashMap::default();
+    for &(caller, at, callee) in &sites {
+        by_callee.entry(callee).or_default().push((caller, at));
+    }
+    if !open.is_empty() {
+        let names: FxHashSet<&str> = open.iter().map(|&t| &*p.method(t).name).collect();
+        by_callee
+            .retain(|&m, _| !names.contains(&*p.method(m).name) || !overrides_one_of(p, m, &open));
+    }
     // A call from a method that takes no lock, has no callers' lock to hold and does not
     // construct is made holding nothing: its callee has no entry lock, and its other callers
     // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
     // own calls either.)
-    let callers: FxHashSet<MethodId> = by_callee.values().flatten().map(|&(c, _)| c).collect();
-    let lock_taking: FxHashSet<MethodId> = callers
-        .into_par_iter()
-        .filter(|&c| p.summary(c).locks && takes_locks(c))
-        .collect();
     // A constructor, or a private instance method (which only constructors may call): its
     // calls on `this` may be made while the object is built (see `constructing` below).
     let may_construct = |c: MethodId| {
