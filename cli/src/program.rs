@@ -157,6 +157,7 @@ impl Program {
             .iter()
             .map(|&(ci, _)| confined_class[ci as usize])
             .collect();
+        p.fields.flags = sharing::flag_locks(&p);
         p.stable = p
             .classes
             .par_iter()

@@ -9,6 +9,7 @@
 
 use crate::fxhash::FxHashSet;
 
+use super::sharing::FlagOp;
 use crate::bytecode::{Class, InvokeKind, MemberRef, Method};
 use crate::program::Program;
 
@@ -126,6 +127,29 @@ pub fn calls_acquire_helper(p: &Program, class: u32, r: crate::bytecode::RefId) 
     p.resolved(class, r)
         .and_then(|t| p.summary(t).lock_helper)
         .is_some_and(|h| h.acquire)
+}
+
+/// What the call at `site` does to a flag lock of the program it is made on (the receiver, a
+/// field read through a base): see [`super::sharing::flag_locks`].
+fn flag_lock_op(caller: &Caller<'_>, receiver: Sym, site: u32) -> Option<FlagOp> {
+    let p = caller.program;
+    let Sym::Field(_, fr) = receiver else {
+        return None;
+    };
+    if p.fields.flags.fields.is_empty() {
+        return None;
+    }
+    let f = caller.class.member(fr);
+    let (oc, of) = p.field_owner(&f.class, &f.name)?;
+    if !p.fields.flags.fields.contains(&p.fields.id(oc, of)) {
+        return None;
+    }
+    super::sharing::flag_op(caller.class, caller.method.code.as_ref()?, site as usize)
+}
+
+/// Whether method `id` takes a flag lock of the program ([`super::sharing::flag_locks`]).
+pub fn takes_flag_lock(p: &Program, id: crate::program::MethodId) -> bool {
+    p.fields.flags.acquirers.contains(&id)
 }
 
 /// Hash of a class name for [`Sym::Class`] / [`LockId::Class`].
@@ -998,7 +1022,11 @@ pub fn call_effect(
                     returns: Returns::Nothing,
                 }
             } else {
-                thread_safe_region(returns, validates)
+                match flag_lock_op(caller, receiver, site) {
+                    Some(FlagOp::Acquire) => CallEffect::TryAcquire(lock_of_receiver()),
+                    Some(FlagOp::Release) => CallEffect::Release(lock_of_receiver()),
+                    _ => thread_safe_region(returns, validates),
+                }
             }
         }
         CallTarget::Immutable | CallTarget::Init => CallEffect::Plain {
@@ -1062,12 +1090,12 @@ pub fn call_effect(
             }
             let helper_lock = helper
                 .filter(|_| !p.config.context_insensitive)
-                .and_then(|h| Some((h.acquire, h.lock.at_call(caller, kind, receiver)?)));
-            if let Some((acquire, lock)) = helper_lock {
-                return if acquire {
-                    CallEffect::Acquire(lock)
-                } else {
-                    CallEffect::Release(lock)
+                .and_then(|h| Some((h, h.lock.at_call(caller, kind, receiver)?)));
+            if let Some((h, lock)) = helper_lock {
+                return match (h.acquire, h.tries) {
+                    (true, true) => CallEffect::TryAcquire(lock),
+                    (true, false) => CallEffect::Acquire(lock),
+                    (false, _) => CallEffect::Release(lock),
                 };
             }
             if !locks {
@@ -1257,6 +1285,9 @@ pub enum OwnLock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LockHelper {
     pub acquire: bool,
+    /// It takes the lock only where its boolean result is true (`return
+    /// busy.compareAndSet(false, true);` on a flag lock): a `tryLock()`.
+    pub tries: bool,
     pub lock: HelperLock,
 }
 

@@ -58,6 +58,206 @@ pub struct FieldFacts {
     /// What every write of the field (or of the atomic it holds) stores, when one constant
     /// ([`one_way_fields`]). Computed on first use ([`crate::program::Program::one_way`]).
     pub one_way: std::sync::OnceLock<Vec<OneWay>>,
+    /// The flag locks ([`flag_locks`]). Filled in by the program once its fields are known.
+    pub flags: FlagLocks,
+}
+
+/// Atomic flags used as try-locks: `if (busy.compareAndSet(false, true)) { try { .. } finally {
+/// busy.set(false); } }` (see [`flag_locks`]).
+#[derive(Debug, Default)]
+pub struct FlagLocks {
+    /// The fields, by field id.
+    pub fields: FxHashSet<u32>,
+    /// The methods that acquire one (a compare-and-set from `false` to `true`).
+    pub acquirers: FxHashSet<crate::program::MethodId>,
+}
+
+/// What a call on an atomic flag does to it (see [`flag_locks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagOp {
+    /// Reads it: a call that leaves it alone.
+    Read,
+    /// `compareAndSet(false, true)`: takes the flag where it succeeds.
+    Acquire,
+    /// `set(false)`, `lazySet(false)` or `compareAndSet(true, false)`: gives it back.
+    Release,
+}
+
+/// The atomic types whose flag uses [`flag_op`] reads: `false`/`true` or `0`/`1`.
+const FLAG_TYPES: &[&str] = &[
+    "Ljava/util/concurrent/atomic/AtomicBoolean;",
+    "Ljava/util/concurrent/atomic/AtomicInteger;",
+];
+
+/// What the call at `at` of `code` does to the atomic flag it is made on, when its arguments
+/// are the constants pushed right before it: `compareAndSet(false, true)` takes it,
+/// `compareAndSet(true, false)`, `set(false)` or `lazySet(false)` give it back, a getter reads
+/// it. `None` for any other call (`getAndSet`, `set(true)`, an argument that is no constant).
+pub fn flag_op(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<FlagOp> {
+    let Op::Invoke(kind, r) = code.insns.get(at)?.op else {
+        return None;
+    };
+    let m = c.member(r);
+    if kind == InvokeKind::Static || !FLAG_TYPES.iter().any(|t| t[1..t.len() - 1] == *m.class) {
+        return None;
+    }
+    let arg = |back: usize| konst_at(c, code, at.checked_sub(back)?);
+    match (&*m.name, m.arg_slots) {
+        ("get" | "getPlain" | "getAcquire" | "getOpaque" | "intValue", 0) => Some(FlagOp::Read),
+        (
+            "compareAndSet"
+            | "weakCompareAndSet"
+            | "weakCompareAndSetVolatile"
+            | "weakCompareAndSetAcquire"
+            | "weakCompareAndSetRelease"
+            | "weakCompareAndSetPlain",
+            2,
+        ) => match (arg(2)?, arg(1)?) {
+            (Konst::Zero, Konst::NonZero) => Some(FlagOp::Acquire),
+            (Konst::NonZero, Konst::Zero) => Some(FlagOp::Release),
+            _ => None,
+        },
+        ("set" | "lazySet" | "setRelease" | "setPlain" | "setOpaque", 1) => {
+            (arg(1)? == Konst::Zero).then_some(FlagOp::Release)
+        }
+        _ => None,
+    }
+}
+
+/// The program's flag locks: private final atomic fields (`AtomicBoolean`, `AtomicInteger`)
+/// that only serve as a try-lock. Every use of one is a call on it, made right after the field
+/// is read with only its constant arguments in between: `compareAndSet(false, true)` (at least
+/// one: it takes the flag where it succeeds), `set(false)`, `lazySet(false)` or
+/// `compareAndSet(true, false)` (at least one: they give it back), or a getter; and the field
+/// is set only at construction, to a new atomic; and every take is given back in its own method
+/// (`try { .. } finally { busy.set(false); }`) or is the outcome the method returns (a
+/// `tryAcquire()` helper, with a `release()` beside it). Between a successful take and the
+/// give-back no other thread's take succeeds, so the code there runs under one lock, like
+/// `tryLock()` .. `unlock()`. A flag that is also set to `true` or swapped (`getAndSet`) is a
+/// state, and one taken once and given back elsewhere (`recycle()`) a once-only guard: no lock.
+pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
+    let facts = &p.fields;
+    let candidates: FxHashSet<u32> = (facts.owner.iter().enumerate())
+        .filter(|(_, &(ci, fi))| {
+            let f = &p.classes[ci as usize].fields[fi as usize];
+            f.access & (acc::PRIVATE | acc::FINAL) == acc::PRIVATE | acc::FINAL
+                && FLAG_TYPES.contains(&&*f.desc)
+        })
+        .map(|(id, _)| id as u32)
+        .collect();
+    if candidates.is_empty() {
+        return FlagLocks::default();
+    }
+    // A private field is used only in its class's nest.
+    let nests: FxHashSet<&str> = (candidates.iter())
+        .map(|&id| crate::program::nest(&p.classes[facts.owner[id as usize].0 as usize].name))
+        .collect();
+    // Per use: (field id, what it does and whether the method returns its outcome at once;
+    // `None`: anything else), and the method.
+    type Use = (u32, Option<(FlagOp, bool)>, crate::program::MethodId);
+    let uses: Vec<Use> = (p.classes.par_iter().enumerate())
+        .filter(|(_, c)| nests.contains(crate::program::nest(&c.name)))
+        .flat_map_iter(|(ci, c)| {
+            let mut out = Vec::new();
+            let mut init: Option<Vec<bool>> = None;
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                let id = crate::program::MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
+                let mut leaders: Option<Vec<bool>> = None;
+                for (at, insn) in code.insns.iter().enumerate() {
+                    let (r, put) = match insn.op {
+                        Op::PutField(r) | Op::PutStatic(r) => (r, true),
+                        Op::GetField(r) | Op::GetStatic(r) => (r, false),
+                        _ => continue,
+                    };
+                    let fr = c.member(r);
+                    if !FLAG_TYPES.contains(&&*fr.desc) {
+                        continue;
+                    }
+                    let Some(field) = p
+                        .field_owner(&fr.class, &fr.name)
+                        .map(|(oc, of)| facts.id(oc, of))
+                        .filter(|f| candidates.contains(f))
+                    else {
+                        continue;
+                    };
+                    if put {
+                        // Set at construction, to a new atomic.
+                        let constructing = *fr.class == *c.name
+                            && init.get_or_insert_with(|| init_only_methods(c))[mi];
+                        let fresh = at.checked_sub(1).is_some_and(|b| {
+                            matches!(code.insns[b].op, Op::Invoke(InvokeKind::Special, r)
+                                if &*c.member(r).name == "<init>")
+                        });
+                        if !(constructing && fresh) {
+                            out.push((field, None, id));
+                        }
+                        continue;
+                    }
+                    // The call on it, after the constants it takes, on a path no branch joins.
+                    let mut k = at + 1;
+                    while k - at <= 2
+                        && matches!(code.insns.get(k).map(|i| &i.op), Some(Op::Flag(_)))
+                    {
+                        k += 1;
+                    }
+                    let joined = (at + 1..=k).any(|j| {
+                        leaders
+                            .get_or_insert_with(|| crate::bytecode::cfg::leaders(code))
+                            .get(j)
+                            .copied()
+                            .unwrap_or(true)
+                    });
+                    let op = (!joined).then(|| flag_op(c, code, k)).flatten();
+                    let args = match code.insns.get(k).map(|i| &i.op) {
+                        Some(&Op::Invoke(_, mr)) => c.member(mr).arg_slots as usize,
+                        _ => usize::MAX,
+                    };
+                    // A take whose outcome the method returns at once: a try-lock helper.
+                    let returned =
+                        matches!(code.insns.get(k + 1).map(|i| &i.op), Some(Op::Return(1)));
+                    let op = op.filter(|_| args == k - at - 1).map(|op| match op {
+                        FlagOp::Acquire if returned => (op, true),
+                        _ => (op, false),
+                    });
+                    out.push((field, op, id));
+                }
+            }
+            out
+        })
+        .collect();
+    // The methods that give each flag back.
+    let gives: FxHashSet<(u32, crate::program::MethodId)> = (uses.iter())
+        .filter(|(_, op, _)| matches!(op, Some((FlagOp::Release, _))))
+        .map(|&(f, _, m)| (f, m))
+        .collect();
+    // Per field: (any other use, or a take neither given back in its method nor returned as a
+    // try-lock's outcome: a once-only guard, not a lock; takes; gives back).
+    let mut seen: crate::fxhash::FxHashMap<u32, (bool, bool, bool)> = Default::default();
+    for &(field, op, m) in &uses {
+        let e = seen.entry(field).or_default();
+        match op {
+            None => e.0 = true,
+            Some((FlagOp::Acquire, returned)) => {
+                e.1 = true;
+                e.0 |= !returned && !gives.contains(&(field, m));
+            }
+            Some((FlagOp::Release, _)) => e.2 = true,
+            Some((FlagOp::Read, _)) => {}
+        }
+    }
+    let fields: FxHashSet<u32> = (seen.into_iter())
+        .filter(|&(_, (other, takes, gives))| !other && takes && gives)
+        .map(|(f, _)| f)
+        .collect();
+    let acquirers = (uses.iter())
+        .filter(|(f, op, _)| matches!(op, Some((FlagOp::Acquire, _))) && fields.contains(f))
+        .map(|&(_, _, m)| m)
+        .collect();
+    FlagLocks { fields, acquirers }
 }
 
 /// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
@@ -119,6 +319,7 @@ impl FieldFacts {
             mutable,
             confined,
             one_way: std::sync::OnceLock::new(),
+            flags: FlagLocks::default(),
         }
     }
 

@@ -695,6 +695,9 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
     // The lock operations: all `lock()` or all `unlock()`. The only branches test a field for
     // null (a lock that is optional by configuration); no callee takes or releases a lock.
     let (mut ops, mut takes, mut releases) = (Vec::new(), false, false);
+    // A take of a flag lock whose outcome the helper returns: `return busy.compareAndSet(false,
+    // true);` is a `tryLock()`.
+    let mut tries = false;
     for (at, i) in code.insns.iter().enumerate() {
         match i.op {
             Op::MonitorEnter | Op::MonitorExit | Op::Switch(_) | Op::Jsr(_) => return None,
@@ -708,6 +711,26 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
             }
             Op::Invoke(kind, r) => {
                 let mr = c.member(r);
+                let flag = (!prog.fields.flags.fields.is_empty())
+                    .then(|| super::sharing::flag_op(c, code, at))
+                    .flatten()
+                    .filter(|_| flag_receiver(prog, c, code, at));
+                match flag {
+                    Some(super::sharing::FlagOp::Acquire) => {
+                        if !matches!(code.insns.get(at + 1).map(|i| &i.op), Some(Op::Return(1))) {
+                            return None;
+                        }
+                        (takes, tries) = (true, true);
+                        ops.push(at as u32);
+                        continue;
+                    }
+                    Some(super::sharing::FlagOp::Release) => {
+                        releases = true;
+                        ops.push(at as u32);
+                        continue;
+                    }
+                    Some(super::sharing::FlagOp::Read) | None => {}
+                }
                 if kind == InvokeKind::Static || !prog.thread_safe.is_lock(&mr.class) {
                     if &*mr.name == "wait"
                         || prog.thread_safe.is_condition(&mr.class)
@@ -763,8 +786,30 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
     };
     Some(locks::LockHelper {
         acquire: takes,
+        tries,
         lock,
     })
+}
+
+/// Whether the call at `at` is made on a flag lock of the program read from a field right
+/// before it (after the constants it takes): see [`super::sharing::flag_locks`].
+fn flag_receiver(
+    p: &Program,
+    c: &crate::bytecode::Class,
+    code: &crate::bytecode::Code,
+    at: usize,
+) -> bool {
+    let mut k = at;
+    while k > 0 && matches!(code.insns[k - 1].op, Op::Flag(_)) {
+        k -= 1;
+    }
+    let Some(Op::GetField(r) | Op::GetStatic(r)) = k.checked_sub(1).map(|b| &code.insns[b].op)
+    else {
+        return false;
+    };
+    let fr = c.member(*r);
+    p.field_owner(&fr.class, &fr.name)
+        .is_some_and(|(oc, of)| p.fields.flags.fields.contains(&p.fields.id(oc, of)))
 }
 
 /// Whether a method calls `unlock()` on a lock.
@@ -876,6 +921,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         let c = p.class(id.class);
         let m = p.method(id);
         locks::method_lock(p, c, m).is_some()
+            || locks::takes_flag_lock(p, id)
             || m.code
                 .iter()
                 .flat_map(|code| &code.insns)
