@@ -411,6 +411,91 @@ impl Writes {
     }
 }
 
+/// What one region holds across a stretch of a method: the locks held at both ends of it by the
+/// same acquisition (one region encloses the whole stretch), outermost first, and the place read
+/// at its start (a field read's field through its object, or the field holding the object a
+/// call is made on), for [`query`].
+#[derive(Debug, Default)]
+pub struct Across {
+    pub locks: Vec<LockId>,
+    pub place: Option<Sym>,
+}
+
+/// The locks held from instruction `from` to instruction `to` of method `m` (see [`Across`]):
+/// one engine pass. A lock counts when every frame the engine sees at both instructions holds
+/// it, opened at one site.
+pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
+    struct Seen<'p> {
+        p: &'p Program,
+        m: MethodId,
+        from: u32,
+        to: u32,
+        held: Option<Vec<(LockId, u32)>>,
+        place: Option<Sym>,
+    }
+    impl Observer for Seen<'_> {
+        fn observe(&mut self, at: u32, frame: &Frame<()>) {
+            if at != self.from && at != self.to {
+                return;
+            }
+            let here: Vec<(LockId, u32)> = (frame.locks.held.iter())
+                .map(|h| (h.lock, h.site))
+                .collect();
+            self.held = Some(match self.held.take() {
+                None => here,
+                Some(mut h) => {
+                    h.retain(|x| here.contains(x));
+                    h
+                }
+            });
+            if at == self.from {
+                self.place = read_place(self.p, self.m, at, frame);
+            }
+        }
+    }
+    let mut seen = Seen {
+        p,
+        m,
+        from,
+        to,
+        held: None,
+        place: None,
+    };
+    if engine::run_method(p, m, false, &mut Observing(&mut seen)).is_err() {
+        return Across::default();
+    }
+    Across {
+        locks: seen
+            .held
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect(),
+        place: seen.place,
+    }
+}
+
+/// The place instruction `at` of method `m` reads, in the frame before it: a field through the
+/// object on the stack (or a static), or the field holding the receiver of a call.
+fn read_place(p: &Program, m: MethodId, at: u32, frame: &Frame<()>) -> Option<Sym> {
+    let c = p.class(m.class);
+    let code = p.method(m).code.as_ref()?;
+    match code.insns.get(at as usize)?.op {
+        Op::GetField(r) => match frame.stack.last()?.sym {
+            Sym::This => Some(Sym::Field(locks::Base::This, r)),
+            Sym::Param(x) => Some(Sym::Field(locks::Base::Param(x), r)),
+            _ => None,
+        },
+        Op::GetStatic(r) => Some(Sym::Field(locks::Base::Static, r)),
+        Op::Invoke(kind, r) if kind != InvokeKind::Static => {
+            let n = c.member(r).arg_slots as usize + 1;
+            let k = frame.stack.len().checked_sub(n)?;
+            matches!(frame.stack[k].sym, Sym::Field(..)).then_some(frame.stack[k].sym)
+        }
+        _ => None,
+    }
+}
+
 /// The writes of `vars`: one engine pass over each method that may write one of them.
 pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
     if vars.is_empty() {

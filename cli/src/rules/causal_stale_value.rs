@@ -11,6 +11,7 @@
 //! The same defect is often also a `stale-value` finding (the value used after a new region was
 //! entered, in one method): [`merge_duplicates`] keeps the `stale-value` one, confirmed.
 
+use crate::analysis::guards::{self, GuardVar};
 use crate::explain::{source_path, Diagnostic, Step, StepKind};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
@@ -83,6 +84,7 @@ pub fn check(
     let mut merged: FxHashSet<(MethodId, Option<u32>, Var)> = FxHashSet::default();
     let mut snapshots: FxHashMap<(MethodId, Loc), usize> = FxHashMap::default();
     let mut out: Vec<Diagnostic> = Vec::new();
+    let mut guarded: FxHashMap<GuardVar, guards::Writes> = FxHashMap::default();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
         let mid = v.nodes[n].method;
@@ -138,6 +140,9 @@ pub fn check(
                 })
             });
             let Some(writer) = writer else { continue };
+            if !f.unlocked && !f.index && enclosed(p, &mut guarded, mid, f) {
+                continue;
+            }
             // An index checked against a size is a new shape to the user: reported when the
             // remover is a thread the program starts (or runs many of), not only another
             // program's `main` that may never run beside this one.
@@ -186,6 +191,39 @@ pub fn check(
         t0.elapsed()
     ));
     out
+}
+
+/// Whether one region of method `mid` encloses flow `f` from its read to where the value enters
+/// its second region, on a lock that every write of the variable holds ([`guards::held_across`],
+/// [`guards::Writes::guarded`]): no writer runs in between, so the inner regions the value
+/// crosses (`synchronized (this)` blocks inside `synchronized (lock)`, a flag lock's try-lock)
+/// leave it current. Asked only of a value read in `mid` itself; `writes` keeps each
+/// variable's writes.
+fn enclosed(
+    p: &Program,
+    writes: &mut FxHashMap<GuardVar, guards::Writes>,
+    mid: MethodId,
+    f: &Flow,
+) -> bool {
+    let kind = crate::whole::causal::var_kind(f.src.var);
+    if f.src.loc.method != mid || kind == crate::whole::causal::ELEMENTS {
+        return false;
+    }
+    let across = guards::held_across(p, mid, f.src.loc.at, f.entry_at);
+    let Some(place) = across.place.filter(|_| !across.locks.is_empty()) else {
+        return false;
+    };
+    let state = kind == crate::whole::causal::STATE;
+    let queries: Vec<guards::GuardQuery> = (across.locks.iter())
+        .filter_map(|&l| guards::query(p, mid.class, l, place, state))
+        .collect();
+    let Some(var) = queries.first().map(|q| q.var) else {
+        return false;
+    };
+    let w = writes
+        .entry(var)
+        .or_insert_with(|| guards::writes_of(p, &std::iter::once(var).collect()));
+    queries.iter().any(|q| w.guarded(q))
 }
 
 /// How many region nodes writing one variable `body_alone` looks at; with more, the variable

@@ -1451,12 +1451,25 @@ fn named_held(v: &Views, n: usize, sites: &[u32], caller_held: bool) -> Vec<Name
 /// Whether the region of node `n` at `site` runs under one of the `outer` locks: its own
 /// lock, its method's `synchronized`, or a lock every caller holds.
 fn view_holds_any(p: &Program, v: &Views, n: usize, site: u32, outer: &[NamedLock]) -> bool {
-    let f = &v.facts[n];
-    let mut sites = vec![site];
-    if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) {
+    holds_any(
+        p,
+        &named_held(v, n, &region_sites(&v.facts[n], site), true),
+        outer,
+    )
+}
+
+/// The regions held inside the region of a method at `site`: itself, those of the method around
+/// it (`synchronized (this)` inside `synchronized (lock)`, read off what it encloses, whose held
+/// regions are listed outermost first), and the method's `synchronized`.
+fn region_sites(f: &crate::whole::facts::Facts, site: u32) -> Vec<u32> {
+    let held = (f.accesses.iter().map(|a| &a.held))
+        .chain(f.calls.iter().map(|c| &c.held))
+        .find_map(|h| Some(&h[..=h.iter().position(|&s| s == site)?]));
+    let mut sites = held.map_or_else(|| vec![site], |h| h.to_vec());
+    if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) && !sites.contains(&METHOD_SITE) {
         sites.push(METHOD_SITE);
     }
-    holds_any(p, &named_held(v, n, &sites, true), outer)
+    sites
 }
 
 /// The locks held across both sections `x` and `y` of node `n`, named across methods: those
@@ -1519,11 +1532,7 @@ fn held_across(
                 Section::Free(..) => None,
             };
             if let Some(site) = own {
-                let mut sites = vec![site];
-                if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) {
-                    sites.push(METHOD_SITE);
-                }
-                return Some((sites, false));
+                return Some((region_sites(f, site), false));
             }
             let at = e.anchor_at(v, node, level)?;
             if let Some(c) = f.calls.iter().find(|c| c.at == at) {
