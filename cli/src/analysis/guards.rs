@@ -423,7 +423,8 @@ pub struct Across {
 
 /// The locks held from instruction `from` to instruction `to` of method `m` (see [`Across`]):
 /// one engine pass. A lock counts when every frame the engine sees at both instructions holds
-/// it, opened at one site.
+/// it, opened at one site that no loop enters again; none in a method that waits (a wait
+/// releases the lock it holds).
 pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
     struct Seen<'p> {
         p: &'p Program,
@@ -432,15 +433,20 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
         to: u32,
         held: Option<Vec<(LockId, u32)>>,
         place: Option<Sym>,
+        waits: bool,
     }
     impl Observer for Seen<'_> {
         fn observe(&mut self, at: u32, frame: &Frame<()>) {
             if at != self.from && at != self.to {
                 return;
             }
-            let here: Vec<(LockId, u32)> = (frame.locks.held.iter())
-                .map(|h| (h.lock, h.site))
-                .collect();
+            let here: Vec<(LockId, u32)> = if self.waits {
+                Vec::new()
+            } else {
+                (frame.locks.held.iter())
+                    .map(|h| (h.lock, h.site))
+                    .collect()
+            };
             self.held = Some(match self.held.take() {
                 None => here,
                 Some(mut h) => {
@@ -453,6 +459,20 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
             }
         }
     }
+    // A wait (`Object.wait`, `Condition.await`) releases the lock in the middle of its region.
+    let waits = p
+        .method(m)
+        .code
+        .iter()
+        .flat_map(|code| &code.insns)
+        .any(|i| match i.op {
+            Op::Invoke(kind, r) if kind != InvokeKind::Static => {
+                let mr = p.class(m.class).member(r);
+                (&*mr.name == "wait" && mr.desc.ends_with(")V"))
+                    || (p.thread_safe.is_condition(&mr.class) && mr.name.starts_with("await"))
+            }
+            _ => false,
+        });
     let mut seen = Seen {
         p,
         m,
@@ -460,15 +480,22 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
         to,
         held: None,
         place: None,
+        waits,
     };
     if engine::run_method(p, m, false, &mut Observing(&mut seen)).is_err() {
         return Across::default();
     }
+    // A region in a loop may be entered again between the two: one acquisition only where it
+    // cannot repeat (or for the whole method: its `synchronized`, its callers' locks).
+    let code = p.method(m).code.as_ref();
+    let cfg = code.map(crate::bytecode::cfg::Cfg::build);
+    let once = |site: u32| {
+        code.is_none_or(|c| site as usize >= c.insns.len())
+            || cfg.as_ref().is_some_and(|g| !g.can_repeat(site))
+    };
     Across {
-        locks: seen
-            .held
-            .unwrap_or_default()
-            .into_iter()
+        locks: (seen.held.unwrap_or_default().into_iter())
+            .filter(|&(_, s)| once(s))
             .map(|(l, _)| l)
             .collect(),
         place: seen.place,

@@ -656,11 +656,13 @@ fn locate(
         Kind::Read { x: a, y: b } => {
             // Only a method that takes the pair apart (reads it in separate critical sections)
             // can mix old and new state; one that reads both in one section is atomic.
+            // Nor one that reads both inside one region of its own whose lock the writer holds
+            // too (two `synchronized (this)` blocks inside `synchronized (lock)`).
             let ws: Vec<&(usize, Combine)> = g
                 .correlated
                 .get(&(a, b))?
                 .iter()
-                .filter(|(_, c)| c.split)
+                .filter(|(n, c)| c.split && !read_together(p, v, g, *n, c, x.max_view))
                 .collect();
             let (node, c) = ws
                 .iter()
@@ -788,6 +790,50 @@ fn one_section(
                 .any(|q| same_lock(p, (writer, *q), (reader.method.class, k)))
         })
     })
+}
+
+/// Whether the two reads of combination `c` in node `n` are made inside one region of `n` (held
+/// at both, one acquisition: not in a loop, in a method that never waits) whose lock the writer's view `w`
+/// holds too (its own region's, or one of its method's regions around it): the writer cannot
+/// run between the reads.
+fn read_together(p: &Program, v: &Views, g: &CausalGraph, n: usize, c: &Combine, w: usize) -> bool {
+    let method = v.nodes[n].method;
+    // A wait releases the region's lock in the middle of it.
+    if c.a.loc.method != method || c.b.loc.method != method || v.facts[n].waits {
+        return false;
+    }
+    let (ha, hb) = (
+        held_at(v, g, n, 0, Some(c.a.loc.at)),
+        held_at(v, g, n, 0, Some(c.b.loc.at)),
+    );
+    let f = &v.facts[n];
+    // One acquisition: a region no loop enters again between the reads.
+    let code = p.method(method).code.as_ref();
+    let cfg = code.map(crate::bytecode::cfg::Cfg::build);
+    let once = |s: u32| {
+        code.is_none_or(|c| s as usize >= c.insns.len())
+            || cfg.as_ref().is_some_and(|g| !g.can_repeat(s))
+    };
+    let keys: Vec<LockKey> = (ha.iter().filter(|s| hb.contains(s) && once(**s)))
+        .filter_map(|s| f.region_keys.iter().find(|(k, _)| k == s).map(|(_, k)| *k))
+        .collect();
+    if keys.is_empty() {
+        return false;
+    }
+    let wv = &g.views[w];
+    let wf = &v.facts[wv.node];
+    // The writer's region and those around it, outermost first at what it encloses.
+    let around: Vec<u32> = (wf.accesses.iter().map(|a| &a.held))
+        .chain(wf.calls.iter().map(|c| &c.held))
+        .find_map(|h| Some(h[..=h.iter().position(|&s| s == wv.site)?].to_vec()))
+        .unwrap_or_else(|| vec![wv.site]);
+    let writer = v.nodes[wv.node].method.class;
+    (wf.region_keys.iter())
+        .filter(|(s, _)| around.contains(s))
+        .any(|&(_, k)| {
+            keys.iter()
+                .any(|&q| same_lock(p, (method.class, q), (writer, k)))
+        })
 }
 
 /// The lock of `this`, named across methods.

@@ -1460,10 +1460,13 @@ fn view_holds_any(p: &Program, v: &Views, n: usize, site: u32, outer: &[NamedLoc
 
 /// The regions held inside the region of a method at `site`: itself, those of the method around
 /// it (`synchronized (this)` inside `synchronized (lock)`, read off what it encloses, whose held
-/// regions are listed outermost first), and the method's `synchronized`.
+/// regions are listed outermost first; none in a method that waits), and the method's
+/// `synchronized`.
 fn region_sites(f: &crate::whole::facts::Facts, site: u32) -> Vec<u32> {
+    // A wait releases the regions around it in the middle of them.
     let held = (f.accesses.iter().map(|a| &a.held))
         .chain(f.calls.iter().map(|c| &c.held))
+        .filter(|_| !f.waits)
         .find_map(|h| Some(&h[..=h.iter().position(|&s| s == site)?]));
     let mut sites = held.map_or_else(|| vec![site], |h| h.to_vec());
     if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) && !sites.contains(&METHOD_SITE) {
