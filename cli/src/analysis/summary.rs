@@ -511,7 +511,8 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
         return false;
     };
     let mut returns = 0;
-    let cfg = crate::bytecode::cfg::Cfg::build(code);
+    // Built only when a local is followed back to its stores.
+    let cfg = std::cell::OnceCell::new();
     for (j, i) in code.insns.iter().enumerate() {
         if matches!(i.op, Op::Return(1)) {
             returns += 1;
@@ -528,7 +529,10 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
 fn fresh_before(
     p: &Program,
     (id, c): (MethodId, &crate::bytecode::Class),
-    (code, cfg): (&crate::bytecode::Code, &crate::bytecode::cfg::Cfg),
+    (code, cfg): (
+        &crate::bytecode::Code,
+        &std::cell::OnceCell<crate::bytecode::cfg::Cfg>,
+    ),
     end: usize,
     depth: u32,
 ) -> bool {
@@ -547,7 +551,12 @@ fn fresh_before(
         // The stores that can reach the load (not a `catch` block's exception reusing the
         // slot).
         Op::Load(k, 1) if depth > 0 => code.insns.iter().enumerate().all(|(j, i)| match i.op {
-            Op::Store(s, 1) if s == k && cfg.can_follow(j as u32, end as u32 - 1) => {
+            Op::Store(s, 1)
+                if s == k
+                    && cfg
+                        .get_or_init(|| crate::bytecode::cfg::Cfg::build(code))
+                        .can_follow(j as u32, end as u32 - 1) =>
+            {
                 fresh_before(p, (id, c), (code, cfg), j, depth - 1)
             }
             _ => true,
