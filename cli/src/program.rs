@@ -42,6 +42,9 @@ pub struct Program {
     summaries: Vec<Vec<Summary>>,
     /// Each class's method references resolved once: `resolved[class][ref]`.
     resolved: Vec<Vec<Option<MethodId>>>,
+    /// Each class's field references, resolved to their declaring `(class, field)`:
+    /// `field_refs[class][ref]` (see [`Program::field_ref`]).
+    field_refs: Vec<Vec<Option<(u32, u32)>>>,
     /// Program-wide field ids and which fields may change after construction.
     pub fields: FieldFacts,
     /// Each class's field references that read a stable field (see [`sharing`]):
@@ -113,6 +116,7 @@ impl Program {
             legacy_fields: Vec::new(),
             summaries: Vec::new(),
             resolved: Vec::new(),
+            field_refs: Vec::new(),
             fields: FieldFacts::default(),
             stable: Vec::new(),
             rw_parts: Vec::new(),
@@ -124,7 +128,9 @@ impl Program {
             field_classes: Default::default(),
         };
         let t0 = std::time::Instant::now();
-        p.resolved = p
+        // Every reference resolved once: methods to their implementation, fields to their
+        // declaration.
+        (p.resolved, p.field_refs) = p
             .classes
             .par_iter()
             .map(|c| {
@@ -132,16 +138,16 @@ impl Program {
                     .iter()
                     .map(|r| {
                         if r.is_method {
-                            p.resolve(&r.class, &r.name, &r.desc)
+                            (p.resolve(&r.class, &r.name, &r.desc), None)
                         } else {
-                            None
+                            (None, p.field_owner(&r.class, &r.name))
                         }
                     })
-                    .collect()
+                    .unzip::<_, _, Vec<_>, Vec<_>>()
             })
-            .collect();
+            .unzip();
         p.live = p.live_classes();
-        p.fields = FieldFacts::compute(&p.classes, &|c, n| p.field_owner(c, n));
+        p.fields = FieldFacts::compute(&p.classes, &|c, r| p.field_ref(c, r));
         let confined_class: Vec<bool> = p
             .classes
             .par_iter()
@@ -161,7 +167,8 @@ impl Program {
         p.stable = p
             .classes
             .par_iter()
-            .map(|c| {
+            .enumerate()
+            .map(|(ci, c)| {
                 let mut statics = vec![false; c.refs.len()];
                 for m in &c.methods {
                     for insn in m.code.iter().flat_map(|code| &code.insns) {
@@ -174,10 +181,11 @@ impl Program {
                         }
                     }
                 }
-                c.refs
-                    .iter()
-                    .zip(statics)
-                    .map(|(r, st)| !r.is_method && p.stable_field_named(&r.class, &r.name, st))
+                (c.refs.iter().zip(statics).enumerate())
+                    .map(|(ri, (r, st))| {
+                        !r.is_method
+                            && p.stable_field_at(p.field_ref(ci as u32, ri as u32), &r.class, st)
+                    })
                     .collect()
             })
             .collect();
@@ -284,6 +292,16 @@ impl Program {
     }
 
     /// The method a reference of class `class` resolves to (computed once per reference).
+    /// The declaring `(class, field)` of field reference `r` of class `class` (resolved once,
+    /// like [`Program::field_owner`] by name).
+    pub fn field_ref(&self, class: u32, r: crate::bytecode::RefId) -> Option<(u32, u32)> {
+        self.field_refs
+            .get(class as usize)
+            .and_then(|c| c.get(r as usize))
+            .copied()
+            .flatten()
+    }
+
     pub fn resolved(&self, class: u32, r: crate::bytecode::RefId) -> Option<MethodId> {
         self.resolved
             .get(class as usize)
@@ -303,8 +321,8 @@ impl Program {
     }
 
     /// A field reference read by `getstatic` when `is_static`.
-    fn stable_field_named(&self, class: &str, name: &str, is_static: bool) -> bool {
-        match self.field_owner(class, name) {
+    fn stable_field_at(&self, owner: Option<(u32, u32)>, class: &str, is_static: bool) -> bool {
+        match owner {
             Some((ci, fi)) => {
                 let id = self.fields.id(ci, fi) as usize;
                 !self.fields.mutable[id] || self.fields.confined[id]

@@ -51,8 +51,7 @@ pub struct GuardQuery {
 
 /// The program field id of field reference `r` of class `class`.
 pub fn field_id(p: &Program, class: u32, r: u32) -> Option<u32> {
-    let m = p.class(class).member(r);
-    let (ci, fi) = p.field_owner(&m.class, &m.name)?;
+    let (ci, fi) = p.field_ref(class, r)?;
     Some(p.fields.id(ci, fi))
 }
 

@@ -139,8 +139,7 @@ fn flag_lock_op(caller: &Caller<'_>, receiver: Sym, site: u32) -> Option<FlagOp>
     if p.fields.flags.fields.is_empty() {
         return None;
     }
-    let f = caller.class.member(fr);
-    let (oc, of) = p.field_owner(&f.class, &f.name)?;
+    let (oc, of) = p.field_ref(caller.class_id, fr)?;
     if !p.fields.flags.fields.contains(&p.fields.id(oc, of)) {
         return None;
     }

@@ -178,7 +178,7 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
                         continue;
                     }
                     let Some(field) = p
-                        .field_owner(&fr.class, &fr.name)
+                        .field_ref(ci as u32, r)
                         .map(|(oc, of)| facts.id(oc, of))
                         .filter(|f| candidates.contains(f))
                     else {
@@ -260,11 +260,12 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
     FlagLocks { fields, acquirers }
 }
 
-/// Resolves a field reference `(class, name)` to its declaring `(class index, field index)`.
-pub type FieldOwner<'a> = &'a (dyn Fn(&str, &str) -> Option<(u32, u32)> + Sync);
+/// Resolves field reference `ref` of class `class` (an index) to its declaring `(class index,
+/// field index)`.
+pub type FieldOwner<'a> = &'a (dyn Fn(u32, u32) -> Option<(u32, u32)> + Sync);
 
 impl FieldFacts {
-    /// `field_owner(class, name)` resolves a field reference to its declaring `(class, field)`.
+    /// `field_owner(class, ref)` resolves a field reference to its declaring `(class, field)`.
     pub fn compute(classes: &[Class], field_owner: FieldOwner<'_>) -> FieldFacts {
         let mut base = Vec::with_capacity(classes.len());
         let mut owner = Vec::new();
@@ -274,7 +275,8 @@ impl FieldFacts {
         }
         let written: Vec<Vec<(u32, u32)>> = classes
             .par_iter()
-            .map(|c| {
+            .enumerate()
+            .map(|(ci, c)| {
                 // Computed at the class's first store to a field of its own.
                 let mut init: Option<Vec<bool>> = None;
                 let mut out = Vec::new();
@@ -288,7 +290,7 @@ impl FieldFacts {
                             {
                                 continue;
                             }
-                            if let Some(o) = field_owner(&fr.class, &fr.name) {
+                            if let Some(o) = field_owner(ci as u32, r) {
                                 out.push(o);
                             }
                         }
@@ -468,7 +470,9 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
     let seen: Vec<Vec<(u32, bool, u8)>> = p
         .classes
         .par_iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(class, c)| {
+            let class = class as u32;
             let init = init_only_methods(c);
             let mut out = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
@@ -489,7 +493,7 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
                         _ => continue,
                     };
                     let fr = c.member(r);
-                    let Some((ci, fi)) = p.field_owner(&fr.class, &fr.name) else {
+                    let Some((ci, fi)) = p.field_ref(class, r) else {
                         continue;
                     };
                     let id = facts.id(ci, fi);

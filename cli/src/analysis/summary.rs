@@ -816,8 +816,9 @@ fn flag_receiver(
     else {
         return false;
     };
-    let fr = c.member(*r);
-    p.field_owner(&fr.class, &fr.name)
+    let class = p.class_index(&c.name);
+    class
+        .and_then(|ci| p.field_ref(ci, *r))
         .is_some_and(|(oc, of)| p.fields.flags.fields.contains(&p.fields.id(oc, of)))
 }
 
@@ -1412,7 +1413,8 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
     let stores: Vec<Store> =
         p.classes
             .par_iter()
-            .flat_map_iter(|c| {
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
                 let mut out = Vec::new();
                 for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
                     // A store that a jump reaches may store what another path made (`f = c ? new
@@ -1441,7 +1443,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
                         if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
                             continue;
                         }
-                        let Some(key) = p.field_owner(&f.class, &f.name) else {
+                        let Some(key) = p.field_ref(ci as u32, fr) else {
                             continue;
                         };
                         let access = p.class(key.0).fields[key.1 as usize].access;

@@ -166,7 +166,7 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
                     if init[mi] && *fr.class == *c.name {
                         continue;
                     }
-                    let Some((oc, of)) = p.field_owner(&fr.class, &fr.name) else {
+                    let Some((oc, of)) = p.field_ref(ci as u32, r) else {
                         continue;
                     };
                     let id = facts.id(oc, of);
@@ -213,7 +213,6 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
 /// out of it (`if (!initialized) { value = compute(); initialized = true; }`); every path to the
 /// write goes through the branch's way that means unset (the block only that way enters).
 fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<bool> {
-    let c = p.class(id.class);
     let Some(code) = &p.method(id).code else {
         return vec![false; writes.len()];
     };
@@ -223,8 +222,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         else {
             return None;
         };
-        let fr = c.member(r);
-        let (oc, of) = p.field_owner(&fr.class, &fr.name)?;
+        let (oc, of) = p.field_ref(id.class, r)?;
         Some(p.fields.id(oc, of))
     };
     // The constant a one-way flag ends at.
