@@ -565,11 +565,23 @@ fn analyse_class(
 ) -> (Vec<Guarded>, Vec<InputProblem>) {
     let mut diags = Vec::new();
     let mut problems = Vec::new();
+    // The class's call targets, resolved once for all its methods (the summaries are final).
+    let calls = crate::analysis::locks::class_calls(class);
     for (mi, method) in class.methods.iter().enumerate() {
         let Some(code) = &method.code else { continue };
         methods.fetch_add(1, Ordering::Relaxed);
         let result = crate::diag::contain(|| {
             inject_panic(class, method);
+            // No region, so no shared value: no control flow graph to build.
+            let caller = crate::analysis::locks::Caller {
+                program,
+                class_id,
+                class,
+                method,
+            };
+            if !crate::analysis::locks::may_enter_region(&caller, Some(&calls)) {
+                return Ok(Vec::new());
+            }
             let cfg = Cfg::build(code);
             let cx = MethodCx {
                 program,
@@ -583,6 +595,7 @@ fn analyse_class(
                     class: class_id,
                     method: mi as u32,
                 }),
+                calls: Some(&calls),
             };
             rules::check_method(&cx, rules)
         });

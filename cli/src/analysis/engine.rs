@@ -357,6 +357,9 @@ pub struct MethodCx<'a> {
     /// Locks every caller holds when it calls this method: held on entry, so
     /// acquiring one again is re-entry (see `summary::compute_entry_locks`).
     pub entry_locks: &'a [LockId],
+    /// The class's call targets, resolved once for all its methods ([`locks::ClassCalls`]),
+    /// when the summaries are final.
+    pub calls: Option<&'a locks::ClassCalls>,
 }
 
 /// Run `analysis` over method `id` of the program (building its control-flow graph), in the
@@ -382,6 +385,7 @@ pub fn run_method<A: Analysis>(
         code,
         cfg: &cfg,
         entry_locks: program.entry_locks(id),
+        calls: None,
     };
     run(&cx, analysis)
 }
@@ -1037,7 +1041,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             self.calls = vec![None; self.cx.code.insns.len()];
         }
         let slot = &mut self.calls[i as usize];
-        *slot.get_or_insert_with(|| locks::resolve_call(caller, kind, r))
+        *slot.get_or_insert_with(|| locks::resolve_call_in(caller, kind, r, self.cx.calls))
     }
 
     #[allow(clippy::too_many_arguments)]

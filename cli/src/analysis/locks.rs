@@ -1168,18 +1168,53 @@ pub fn unknown_reads_heap(ts: &ThreadSafeList, class: &str, kind: InvokeKind) ->
 /// or has a `monitorenter`, or a call that may be a lock operation, `wait`, or a region, or
 /// reads a field holding a thread-safe object. Without any of these no value is ever shared,
 /// so no rule can report anything and the dataflow can be skipped.
-pub fn may_enter_region(caller: &Caller<'_>) -> bool {
-    scan_for_regions(caller, true)
+pub fn may_enter_region(caller: &Caller<'_>, calls: Option<&ClassCalls>) -> bool {
+    scan_for_regions(caller, true, calls)
 }
 
 /// Whether a method has a region of its own: [`may_enter_region`] without counting calls to
 /// methods that lock (their regions are the callee's; what they return is shared only when the
 /// callee's summary says so).
 pub fn has_own_region(caller: &Caller<'_>) -> bool {
-    scan_for_regions(caller, false)
+    scan_for_regions(caller, false, None)
 }
 
-fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
+/// The call targets of one class's method references, resolved on first use
+/// ([`resolve_call_in`]): by reference, with the kind of call it was resolved for.
+pub type ClassCalls = [std::cell::OnceCell<(InvokeKind, CallTarget)>];
+
+/// The cache for a class's [`resolve_call`]s, one entry per constant-pool reference. Only once
+/// the summaries are final: a call target carries the callee's summary.
+pub fn class_calls(class: &Class) -> Vec<std::cell::OnceCell<(InvokeKind, CallTarget)>> {
+    (0..class.refs.len()).map(|_| Default::default()).collect()
+}
+
+/// [`resolve_call`], through the class's cache when there is one (a reference called with
+/// another kind of call than the one cached is resolved again).
+pub fn resolve_call_in(
+    caller: &Caller<'_>,
+    kind: InvokeKind,
+    ref_id: crate::bytecode::RefId,
+    calls: Option<&ClassCalls>,
+) -> CallTarget {
+    let Some(cell) = calls.and_then(|c| c.get(ref_id as usize)) else {
+        return resolve_call(caller, kind, ref_id);
+    };
+    match cell.get() {
+        Some(&(k, t)) if k == kind => t,
+        Some(_) => resolve_call(caller, kind, ref_id),
+        None => {
+            cell.get_or_init(|| (kind, resolve_call(caller, kind, ref_id)))
+                .1
+        }
+    }
+}
+
+fn scan_for_regions(
+    caller: &Caller<'_>,
+    locking_callees: bool,
+    calls: Option<&ClassCalls>,
+) -> bool {
     let p = caller.program;
     let Some(code) = &caller.method.code else {
         return false;
@@ -1193,7 +1228,7 @@ fn scan_for_regions(caller: &Caller<'_>, locking_callees: bool) -> bool {
             let fr = caller.class.member(f);
             p.is_thread_safe_field(&fr.class, &fr.name)
         }
-        crate::bytecode::Op::Invoke(kind, r) => match resolve_call(caller, kind, r) {
+        crate::bytecode::Op::Invoke(kind, r) => match resolve_call_in(caller, kind, r, calls) {
             CallTarget::Init | CallTarget::Immutable | CallTarget::Format | CallTarget::Clock => {
                 false
             }

@@ -306,7 +306,7 @@ pub fn check_method(cx: &MethodCx<'_>, rules: &[RuleId]) -> Result<Vec<Finding>,
         class: cx.class,
         method: cx.method,
     };
-    if !locks::may_enter_region(&caller) {
+    if !locks::may_enter_region(&caller, cx.calls) {
         // No region, so no shared value: every rule is quiet by construction.
         return Ok(Vec::new());
     }

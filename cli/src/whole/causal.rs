@@ -2006,6 +2006,7 @@ fn analyse(
         code,
         cfg: &cfg,
         entry_locks: p.entry_locks(method),
+        calls: None,
     };
     let calls = views.facts[node]
         .calls
