@@ -302,6 +302,15 @@ impl Program {
             .flatten()
     }
 
+    /// Whether field reference `r` of class `class` names a flag lock
+    /// ([`sharing::flag_locks`]).
+    pub fn is_flag_lock(&self, class: u32, r: crate::bytecode::RefId) -> bool {
+        let flags = &self.fields.flags.fields;
+        !flags.is_empty()
+            && (self.field_ref(class, r))
+                .is_some_and(|(c, f)| flags.contains(&self.fields.id(c, f)))
+    }
+
     pub fn resolved(&self, class: u32, r: crate::bytecode::RefId) -> Option<MethodId> {
         self.resolved
             .get(class as usize)

@@ -370,20 +370,32 @@ pub fn run_method<A: Analysis>(
     this_held: bool,
     analysis: &mut A,
 ) -> Result<(), EngineError> {
-    let class = program.class(id.class);
+    let Some(code) = &program.method(id).code else {
+        return Ok(());
+    };
+    run_method_on(program, id, this_held, &Cfg::build(code), analysis)
+}
+
+/// [`run_method`] over a control-flow graph the caller built (and asks questions of too).
+pub fn run_method_on<A: Analysis>(
+    program: &Program,
+    id: crate::program::MethodId,
+    this_held: bool,
+    cfg: &Cfg,
+    analysis: &mut A,
+) -> Result<(), EngineError> {
     let method = program.method(id);
     let Some(code) = &method.code else {
         return Ok(());
     };
-    let cfg = Cfg::build(code);
     let cx = MethodCx {
         program,
         this_held,
         class_id: id.class,
-        class,
+        class: program.class(id.class),
         method,
         code,
-        cfg: &cfg,
+        cfg,
         entry_locks: program.entry_locks(id),
         calls: None,
     };

@@ -458,20 +458,9 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
             }
         }
     }
-    // A wait (`Object.wait`, `Condition.await`) releases the lock in the middle of its region.
-    let waits = p
-        .method(m)
-        .code
-        .iter()
-        .flat_map(|code| &code.insns)
-        .any(|i| match i.op {
-            Op::Invoke(kind, r) if kind != InvokeKind::Static => {
-                let mr = p.class(m.class).member(r);
-                (&*mr.name == "wait" && mr.desc.ends_with(")V"))
-                    || (p.thread_safe.is_condition(&mr.class) && mr.name.starts_with("await"))
-            }
-            _ => false,
-        });
+    let Some(code) = &p.method(m).code else {
+        return Across::default();
+    };
     let mut seen = Seen {
         p,
         m,
@@ -479,22 +468,19 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
         to,
         held: None,
         place: None,
-        waits,
+        // A wait (`Object.wait`, `Condition.await`) releases the lock in the middle of its
+        // region.
+        waits: locks::waits(p, m),
     };
-    if engine::run_method(p, m, false, &mut Observing(&mut seen)).is_err() {
+    let cfg = crate::bytecode::cfg::Cfg::build(code);
+    if engine::run_method_on(p, m, false, &cfg, &mut Observing(&mut seen)).is_err() {
         return Across::default();
     }
     // A region in a loop may be entered again between the two: one acquisition only where it
-    // cannot repeat (or for the whole method: its `synchronized`, its callers' locks).
-    let code = p.method(m).code.as_ref();
-    let cfg = code.map(crate::bytecode::cfg::Cfg::build);
-    let once = |site: u32| {
-        code.is_none_or(|c| site as usize >= c.insns.len())
-            || cfg.as_ref().is_some_and(|g| !g.can_repeat(site))
-    };
+    // runs once.
     Across {
         locks: (seen.held.unwrap_or_default().into_iter())
-            .filter(|&(_, s)| once(s))
+            .filter(|&(_, s)| cfg.runs_once(s))
             .map(|(l, _)| l)
             .collect(),
         place: seen.place,
@@ -504,7 +490,6 @@ pub fn held_across(p: &Program, m: MethodId, from: u32, to: u32) -> Across {
 /// The place instruction `at` of method `m` reads, in the frame before it: a field through the
 /// object on the stack (or a static), or the field holding the receiver of a call.
 fn read_place(p: &Program, m: MethodId, at: u32, frame: &Frame<()>) -> Option<Sym> {
-    let c = p.class(m.class);
     let code = p.method(m).code.as_ref()?;
     match code.insns.get(at as usize)?.op {
         Op::GetField(r) => match frame.stack.last()?.sym {
@@ -513,10 +498,8 @@ fn read_place(p: &Program, m: MethodId, at: u32, frame: &Frame<()>) -> Option<Sy
             _ => None,
         },
         Op::GetStatic(r) => Some(Sym::Field(locks::Base::Static, r)),
-        Op::Invoke(kind, r) if kind != InvokeKind::Static => {
-            let n = c.member(r).arg_slots as usize + 1;
-            let k = frame.stack.len().checked_sub(n)?;
-            matches!(frame.stack[k].sym, Sym::Field(..)).then_some(frame.stack[k].sym)
+        Op::Invoke(..) => {
+            super::summary::receiver_sym(p, m, at, frame).filter(|s| matches!(s, Sym::Field(..)))
         }
         _ => None,
     }

@@ -136,14 +136,32 @@ fn flag_lock_op(caller: &Caller<'_>, receiver: Sym, site: u32) -> Option<FlagOp>
     let Sym::Field(_, fr) = receiver else {
         return None;
     };
-    if p.fields.flags.fields.is_empty() {
-        return None;
-    }
-    let (oc, of) = p.field_ref(caller.class_id, fr)?;
-    if !p.fields.flags.fields.contains(&p.fields.id(oc, of)) {
+    if !p.is_flag_lock(caller.class_id, fr) {
         return None;
     }
     super::sharing::flag_op(caller.class, caller.method.code.as_ref()?, site as usize)
+}
+
+/// `Object.wait(..)` (re-acquires its receiver) or `Condition.await*(..)`, for an instance call
+/// of `r`: a call that releases a held lock and takes it again.
+fn wait_target(ts: &ThreadSafeList, r: &MemberRef) -> Option<CallTarget> {
+    if &*r.name == "wait" && matches!(&*r.desc, "()V" | "(J)V" | "(JI)V") {
+        Some(CallTarget::Wait)
+    } else if ts.is_condition(&r.class) && r.name.starts_with("await") {
+        Some(CallTarget::Await)
+    } else {
+        None
+    }
+}
+
+/// Whether method `id` waits somewhere ([`wait_target`]): its regions may be left and entered
+/// again in the middle.
+pub fn waits(p: &Program, id: crate::program::MethodId) -> bool {
+    let c = p.class(id.class);
+    (p.method(id).code.iter().flat_map(|code| &code.insns)).any(|i| {
+        matches!(i.op, crate::bytecode::Op::Invoke(kind, r)
+            if kind != InvokeKind::Static && wait_target(&p.thread_safe, c.member(r)).is_some())
+    })
 }
 
 /// Whether method `id` takes a flag lock of the program ([`super::sharing::flag_locks`]).
@@ -913,11 +931,8 @@ pub fn resolve_call(
                 _ => {}
             }
         }
-        if name == "wait" && matches!(&*r.desc, "()V" | "(J)V" | "(JI)V") {
-            return CallTarget::Wait;
-        }
-        if ts.is_condition(class) && name.starts_with("await") {
-            return CallTarget::Await;
+        if let Some(wait) = wait_target(ts, r) {
+            return wait;
         }
         let library_method = ts.is_class(class)
             || (ts.inherits_class(class) && p.resolved(caller.class_id, ref_id).is_none());

@@ -188,10 +188,7 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
                         // Set at construction, to a new atomic.
                         let constructing = *fr.class == *c.name
                             && init.get_or_insert_with(|| init_only_methods(c))[mi];
-                        let fresh = at.checked_sub(1).is_some_and(|b| {
-                            matches!(code.insns[b].op, Op::Invoke(InvokeKind::Special, r)
-                                if &*c.member(r).name == "<init>")
-                        });
+                        let fresh = just_constructed(c, code, at);
                         if !(constructing && fresh) {
                             out.push((field, None, id));
                         }
@@ -453,6 +450,15 @@ fn konst_at(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<Konst>
     }
 }
 
+/// Whether the store at `at` stores an object constructed right before it (`this.f = new
+/// AtomicBoolean()`: the instruction before is its constructor call).
+fn just_constructed(c: &Class, code: &crate::bytecode::Code, at: usize) -> bool {
+    at.checked_sub(1).is_some_and(|b| {
+        matches!(code.insns[b].op, Op::Invoke(InvokeKind::Special, r)
+            if &*c.member(r).name == "<init>")
+    })
+}
+
 /// The one-way fields of the program, by field id ([`OneWay`]).
 ///
 /// A field counts when code outside the program cannot write it (neither `public` nor
@@ -508,10 +514,7 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
                             out.push((id, false, k.map_or(OTHER, konst_bit)));
                         }
                         // The atomic it holds: replaced only by a new one at construction.
-                        let fresh = at.checked_sub(1).is_some_and(|b| {
-                            matches!(code.insns[b].op, Op::Invoke(InvokeKind::Special, r)
-                                if &*c.member(r).name == "<init>")
-                        });
+                        let fresh = just_constructed(c, code, at);
                         if !(constructing && fresh) {
                             out.push((id, true, OTHER));
                         }

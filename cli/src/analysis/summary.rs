@@ -723,7 +723,7 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                 let flag = (!prog.fields.flags.fields.is_empty())
                     .then(|| super::sharing::flag_op(c, code, at))
                     .flatten()
-                    .filter(|_| flag_receiver(prog, c, code, at));
+                    .filter(|_| flag_receiver(prog, id.class, code, at));
                 match flag {
                     Some(super::sharing::FlagOp::Acquire) => {
                         if !matches!(code.insns.get(at + 1).map(|i| &i.op), Some(Op::Return(1))) {
@@ -802,24 +802,13 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
 
 /// Whether the call at `at` is made on a flag lock of the program read from a field right
 /// before it (after the constants it takes): see [`super::sharing::flag_locks`].
-fn flag_receiver(
-    p: &Program,
-    c: &crate::bytecode::Class,
-    code: &crate::bytecode::Code,
-    at: usize,
-) -> bool {
+fn flag_receiver(p: &Program, class: u32, code: &crate::bytecode::Code, at: usize) -> bool {
     let mut k = at;
     while k > 0 && matches!(code.insns[k - 1].op, Op::Flag(_)) {
         k -= 1;
     }
-    let Some(Op::GetField(r) | Op::GetStatic(r)) = k.checked_sub(1).map(|b| &code.insns[b].op)
-    else {
-        return false;
-    };
-    let class = p.class_index(&c.name);
-    class
-        .and_then(|ci| p.field_ref(ci, *r))
-        .is_some_and(|(oc, of)| p.fields.flags.fields.contains(&p.fields.id(oc, of)))
+    matches!(k.checked_sub(1).map(|b| &code.insns[b].op),
+        Some(&Op::GetField(r) | &Op::GetStatic(r)) if p.is_flag_lock(class, r))
 }
 
 /// Whether a method calls `unlock()` on a lock.
@@ -856,7 +845,7 @@ impl engine::Observer for LockOps<'_, '_> {
 }
 
 /// What the frame holds as the receiver of the instance call at `at` of method `id`.
-fn receiver_sym(
+pub(crate) fn receiver_sym(
     p: &Program,
     id: MethodId,
     at: u32,
@@ -899,6 +888,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     use crate::bytecode::InvokeKind;
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
+    use rayon::iter::Either;
 
     // Which methods may have an entry lock: any with code, never captured as a lambda or method
     // reference, that only the calls naming it reach (see above).
@@ -988,30 +978,19 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
             .filter(|&&m| &*p.method(m).name != "<clinit>")
             .flat_map_iter(|&caller| {
                 let insns = p.method(caller).code.iter().flat_map(|code| &code.insns);
-                insns.filter_map(move |i| {
+                insns.flat_map(move |i| {
                     let Op::Invoke(kind, r) = i.op else {
-                        return None;
+                        return [None, None];
                     };
                     let ci = caller.class as usize;
-                    Some((p.resolved(caller.class, r), hidden_virtual(ci, kind, r)))
+                    [
+                        p.resolved(caller.class, r).map(Either::Left),
+                        hidden_virtual(ci, kind, r).map(Either::Right),
+                    ]
                 })
             })
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut d, mut v), (t, h)| {
-                    d.extend(t);
-                    v.extend(h);
-                    (d, v)
-                },
-            )
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(mut d, mut v), (d2, v2)| {
-                    d.extend(d2);
-                    v.extend(v2);
-                    (d, v)
-                },
-            );
+            .flatten()
+            .partition_map(|e| e);
         add_overriders(dispatched.clone(), &mut overriders);
         let reached = direct.into_iter().chain(
             (dispatched.iter())
@@ -1038,46 +1017,38 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         .classes
         .par_iter()
         .enumerate()
-        .fold(
-            || (Vec::new(), Vec::new()),
-            |(mut out, mut via), (ci, c)| {
-                for (mi, m) in c.methods.iter().enumerate() {
-                    let Some(code) = &m.code else { continue };
-                    if &*m.name == "<clinit>" {
+        .flat_map_iter(|(ci, c)| {
+            // Direct calls (`Left`) and calls dispatched by a hidden virtual (`Right`).
+            let mut out: Vec<Either<Site, Site>> = Vec::new();
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                if &*m.name == "<clinit>" {
+                    continue;
+                }
+                let caller = MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
+                for (at, i) in code.insns.iter().enumerate() {
+                    let Op::Invoke(kind, r) = i.op else { continue };
+                    let Some(t) = p.resolved(ci as u32, r) else {
                         continue;
-                    }
-                    let caller = MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
                     };
-                    for (at, i) in code.insns.iter().enumerate() {
-                        let Op::Invoke(kind, r) = i.op else { continue };
-                        let Some(t) = p.resolved(ci as u32, r) else {
-                            continue;
-                        };
-                        if interesting.contains(&t) {
-                            out.push((caller, at as u32, t));
-                        }
-                        let Some(t) = hidden_virtual(ci, kind, r) else {
-                            continue;
-                        };
-                        let mr = c.member(r);
-                        if names.contains(&(&*mr.name, &*mr.desc)) {
-                            via.push((caller, at as u32, t));
-                        }
+                    if interesting.contains(&t) {
+                        out.push(Either::Left((caller, at as u32, t)));
+                    }
+                    let Some(t) = hidden_virtual(ci, kind, r) else {
+                        continue;
+                    };
+                    let mr = c.member(r);
+                    if names.contains(&(&*mr.name, &*mr.desc)) {
+                        out.push(Either::Right((caller, at as u32, t)));
                     }
                 }
-                (out, via)
-            },
-        )
-        .reduce(
-            || (Vec::new(), Vec::new()),
-            |(mut a, mut b), (a2, b2)| {
-                a.extend(a2);
-                b.extend(b2);
-                (a, b)
-            },
-        );
+            }
+            out
+        })
+        .partition_map(|e| e);
     add_overriders(
         dispatched.iter().map(|&(_, _, t)| t).collect(),
         &mut overriders,
@@ -1108,22 +1079,18 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     let code = p.method(caller).code.as_ref()?;
                     p.receiver_classes(caller.class, code, locks::Sym::Value(k as u32))
                 });
-            let Some(&Op::Invoke(_, r)) = (p.method(caller).code.as_ref())
-                .and_then(|code| code.insns.get(at as usize))
-                .map(|i| &i.op)
-            else {
-                return Vec::new();
-            };
-            let mr = p.class(caller.class).member(r);
+            // The call names the target's name and descriptor.
+            let m = p.method(t);
             over.into_iter()
                 .filter(|&o| {
                     stored.as_ref().is_none_or(|types| {
-                        (types.iter())
-                            .any(|&t| p.resolve(&p.class(t).name, &mr.name, &mr.desc) == Some(o))
+                        (types.iter()).any(|&c| {
+                            p.resolve(&p.class(c).name, &m.name, &m.descriptor) == Some(o)
+                        })
                     })
                 })
                 .map(|o| (caller, at, o))
-                .collect()
+                .collect::<Vec<_>>()
         })
         .collect();
     sites.extend(through);
@@ -1136,16 +1103,16 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         by_callee
             .retain(|&m, _| !names.contains(&*p.method(m).name) || !overrides_one_of(p, m, &open));
     }
-    // A call from a method that takes no lock, has no callers' lock to hold and does not
-    // construct is made holding nothing: its callee has no entry lock, and its other callers
-    // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
-    // own calls either.)
     // A constructor, or a private instance method (which only constructors may call): its
     // calls on `this` may be made while the object is built (see `constructing` below).
     let may_construct = |c: MethodId| {
         let m = p.method(c);
         &*m.name == "<init>" || (!m.is_static() && m.access & acc::PRIVATE != 0)
     };
+    // A call from a method that takes no lock, has no callers' lock to hold and does not
+    // construct is made holding nothing: its callee has no entry lock, and its other callers
+    // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
+    // own calls either.)
     let mut calls_from: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
     let mut pruned: Vec<MethodId> = Vec::new();
     for (&callee, ss) in &by_callee {

@@ -210,6 +210,15 @@ impl Cfg {
         self.reaches(ba, bb) && self.reaches_agreeing(ba, bb)
     }
 
+    /// Whether the instruction at `a` runs at most once in one run of the method: it is in no
+    /// loop. An index past the code (a site that stands for the whole method: its
+    /// `synchronized`, its callers' locks) does.
+    pub fn runs_once(&self, a: u32) -> bool {
+        self.block_of
+            .get(a as usize)
+            .is_none_or(|&b| !self.reaches(b, b))
+    }
+
     /// Whether instruction `a` can run again after itself in one run of the method (it is in a
     /// loop).
     pub fn can_repeat(&self, a: u32) -> bool {

@@ -808,13 +808,15 @@ fn read_together(p: &Program, v: &Views, g: &CausalGraph, n: usize, c: &Combine,
     );
     let f = &v.facts[n];
     // One acquisition: a region no loop enters again between the reads.
-    let code = p.method(method).code.as_ref();
-    let cfg = code.map(crate::bytecode::cfg::Cfg::build);
-    let once = |s: u32| {
-        code.is_none_or(|c| s as usize >= c.insns.len())
-            || cfg.as_ref().is_some_and(|g| !g.can_repeat(s))
+    let Some(cfg) = p
+        .method(method)
+        .code
+        .as_ref()
+        .map(crate::bytecode::cfg::Cfg::build)
+    else {
+        return false;
     };
-    let keys: Vec<LockKey> = (ha.iter().filter(|s| hb.contains(s) && once(**s)))
+    let keys: Vec<LockKey> = (ha.iter().filter(|s| hb.contains(s) && cfg.runs_once(**s)))
         .filter_map(|s| f.region_keys.iter().find(|(k, _)| k == s).map(|(_, k)| *k))
         .collect();
     if keys.is_empty() {
@@ -822,11 +824,8 @@ fn read_together(p: &Program, v: &Views, g: &CausalGraph, n: usize, c: &Combine,
     }
     let wv = &g.views[w];
     let wf = &v.facts[wv.node];
-    // The writer's region and those around it, outermost first at what it encloses.
-    let around: Vec<u32> = (wf.accesses.iter().map(|a| &a.held))
-        .chain(wf.calls.iter().map(|c| &c.held))
-        .find_map(|h| Some(h[..=h.iter().position(|&s| s == wv.site)?].to_vec()))
-        .unwrap_or_else(|| vec![wv.site]);
+    // The writer's region and those around it.
+    let around = wf.regions_around(wv.site);
     let writer = v.nodes[wv.node].method.class;
     (wf.region_keys.iter())
         .filter(|(s, _)| around.contains(s))

@@ -1464,11 +1464,11 @@ fn view_holds_any(p: &Program, v: &Views, n: usize, site: u32, outer: &[NamedLoc
 /// `synchronized`.
 fn region_sites(f: &crate::whole::facts::Facts, site: u32) -> Vec<u32> {
     // A wait releases the regions around it in the middle of them.
-    let held = (f.accesses.iter().map(|a| &a.held))
-        .chain(f.calls.iter().map(|c| &c.held))
-        .filter(|_| !f.waits)
-        .find_map(|h| Some(&h[..=h.iter().position(|&s| s == site)?]));
-    let mut sites = held.map_or_else(|| vec![site], |h| h.to_vec());
+    let mut sites = if f.waits {
+        vec![site]
+    } else {
+        f.regions_around(site)
+    };
     if site != METHOD_SITE && f.regions.contains(&METHOD_SITE) && !sites.contains(&METHOD_SITE) {
         sites.push(METHOD_SITE);
     }

@@ -127,6 +127,16 @@ impl Facts {
         out.dedup();
         out
     }
+
+    /// The method's regions held inside its region at `site`: those around it and itself,
+    /// outermost first (`synchronized (lock)` around `synchronized (this)`), read off what the
+    /// region encloses; just `site` when it encloses nothing of this method's own.
+    pub fn regions_around(&self, site: u32) -> Vec<u32> {
+        (self.accesses.iter().map(|a| &a.held))
+            .chain(self.calls.iter().map(|c| &c.held))
+            .find_map(|h| Some(h[..=h.iter().position(|&s| s == site)?].to_vec()))
+            .unwrap_or_else(|| vec![site])
+    }
 }
 
 /// What one method does, in one calling context.
