@@ -139,7 +139,9 @@ impl FieldTable {
 /// == null) map = ..; }`, a double-checked lazy initialization), or a look at a one-way flag of
 /// the same object that found it without its last constant, when the section sets the flag on
 /// every way out (`if (!initialized) { value = compute(); initialized = true; }`, a memoizing
-/// holder). Such a field changes once, from unset to its value, and is shared read-only from
+/// holder). A store into an object the method allocated, before anything but its
+/// constructor was handed it (a copy built with its value), is part of building that object
+/// and counts like a constructor's. Such a field changes once, from unset to its value, and is shared read-only from
 /// then on: a look that found it unset is checked again by the writer, and a look that found it
 /// set stays true. A write that can run when the field is set (a reset to `null`, a
 /// replacement, a flag set back or set after the section) makes it an ordinary field. A
@@ -256,7 +258,8 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
     let own_test = writes
         .iter()
         .any(|(_, f)| tests.iter().any(|(_, g)| g == f));
-    if !own_test && flag_writes.is_empty() {
+    let allocates = (code.insns.iter()).any(|insn| matches!(insn.op, Op::New(_)));
+    if !own_test && flag_writes.is_empty() && !allocates {
         return vec![false; writes.len()];
     }
     let cfg = Cfg::build(code);
@@ -292,6 +295,14 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
     };
     for &(i, _) in writes.iter().chain(&flag_writes) {
         places.want[i] = true;
+    }
+    if allocates {
+        // Every store into a field: whether it goes into a new object (see `unpublished`).
+        for (i, insn) in code.insns.iter().enumerate() {
+            if matches!(insn.op, Op::PutField(_)) {
+                places.want[i] = true;
+            }
+        }
     }
     for &(j, _) in &tests {
         places.want[j - 1] = true;
@@ -344,12 +355,57 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         }
         true
     };
+    // A store into an object this method allocated, before anything but its own constructor
+    // was handed it (`Memo m = new Memo(init); m.initialized = true; m.value = v; return m;`,
+    // a copy built with its value): part of building that object, which no other thread sees
+    // yet, so it is no change of a field another thread may have looked at. Between the `new`
+    // and the store, on a straight path: no call but the object's constructor, no store
+    // into a static field or an array, no store into a field of another object, no lambda.
+    let unpublished = |i: usize, object: Sym| -> bool {
+        let Sym::Value(a) = object else {
+            return false;
+        };
+        let a = a as usize;
+        let Some(&Op::New(class)) = code.insns.get(a).map(|x| &x.op) else {
+            return false;
+        };
+        if a >= i {
+            return false;
+        }
+        let own = &*p.class(id.class).member(class).class;
+        let mut constructors = 0;
+        (a + 1..i).all(|k| match code.insns[k].op {
+            Op::Invoke(crate::bytecode::InvokeKind::Special, r) => {
+                let m = p.class(id.class).member(r);
+                constructors += 1;
+                &*m.name == "<init>" && &*m.class == own && constructors == 1
+            }
+            Op::Invoke(..)
+            | Op::InvokeDynamic(_)
+            | Op::PutStatic(_)
+            | Op::ArrayStore(_)
+            | Op::If { .. }
+            | Op::Goto(_)
+            | Op::Jsr(_)
+            | Op::Ret(_)
+            | Op::Switch(_)
+            | Op::Return(_)
+            | Op::Athrow
+            | Op::MonitorEnter
+            | Op::MonitorExit => false,
+            Op::PutField(_) => place(k).is_some_and(|(o, _)| o == object),
+            _ => true,
+        })
+    };
     writes
         .iter()
         .map(|&(i, f)| {
             let Some((object, region)) = place(i) else {
                 return false;
             };
+            if unpublished(i, object) {
+                return true;
+            }
             let Some(region) = region else {
                 return false;
             };
