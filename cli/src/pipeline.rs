@@ -143,6 +143,7 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
             let counter = Counter::start(progress, "parsing", raw.len());
             let parsed = raw
                 .into_par_iter()
+                .with_max_len(crate::PAR_CHUNK)
                 .map(|raw| {
                     counter.tick();
                     parse_raw(raw)
@@ -338,6 +339,7 @@ fn per_method_rules(program: &Program, opts: &ScanOptions, progress: &dyn Progre
     let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .filter(|(_, c)| !c.library)
         .map(|(class_id, class)| {

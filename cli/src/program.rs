@@ -94,7 +94,8 @@ impl Program {
         for c in &config.thread_safe_classes {
             thread_safe.extend_from(&format!("class {c}"));
         }
-        thread_safe.inherit(classes.iter().map(|c| &*c.name), |n| {
+        let names: Vec<&str> = classes.iter().map(|c| &*c.name).collect();
+        thread_safe.inherit(&names, |n| {
             by_name.get(n).map_or_else(Vec::new, |&i| {
                 let c = &classes[i as usize];
                 c.super_name
@@ -133,6 +134,7 @@ impl Program {
         (p.resolved, p.field_refs) = p
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(|c| {
                 c.refs
                     .iter()
@@ -151,6 +153,7 @@ impl Program {
         let confined_class: Vec<bool> = p
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(|c| {
                 p.thread_safe
                     .confined()
@@ -167,6 +170,7 @@ impl Program {
         p.stable = p
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .enumerate()
             .map(|(ci, c)| {
                 let mut statics = vec![false; c.refs.len()];
@@ -192,6 +196,7 @@ impl Program {
         p.rw_parts = p
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(crate::analysis::locks::rw_lock_parts)
             .collect();
         for (owner, name, legacy) in summary::thread_safe_fields(&p) {
@@ -497,6 +502,7 @@ impl Program {
         let mut live: Vec<bool> = self
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(|c| {
                 c.access & (acc::ABSTRACT | acc::INTERFACE) == 0
                     && c.access & acc::PUBLIC != 0
@@ -508,6 +514,7 @@ impl Program {
         let created: Vec<u32> = self
             .classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 for insn in c
@@ -665,6 +672,7 @@ impl Supertypes {
         let id = |n: &str| by_name.get(n).or_else(|| missing.get(n)).copied();
         let of = classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .enumerate()
             .map(|(i, c)| {
                 let mut seen: Vec<u32> = Vec::new();

@@ -523,6 +523,7 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
     let candidates: Vec<(MethodId, bool)> = p
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             let mine: FxHashSet<u32> = (0..c.refs.len() as u32)
@@ -572,6 +573,7 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
         .collect();
     let found: Vec<(MethodId, Vec<Write>)> = candidates
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .map(|&(id, init)| {
             let mut w = Collect {
                 p,

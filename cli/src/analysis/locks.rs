@@ -656,29 +656,32 @@ impl ThreadSafeList {
     /// condition, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
     /// ([`ThreadSafeList::inherits_class`]; the ones it defines have code of their own). `supertypes(name)` gives a
     /// class's direct supertypes when the program has it.
-    pub fn inherit<'a, I>(&mut self, names: I, supertypes: impl Fn(&str) -> Vec<&'a str>)
-    where
-        I: IntoIterator<Item = &'a str>,
-    {
-        let mut found: Vec<(u8, String)> = Vec::new();
-        for name in names {
-            let mut stack = supertypes(name);
-            let mut seen = 0;
-            let mut kinds = 0u8;
-            while let Some(s) = stack.pop() {
-                seen += 1;
-                if seen > 256 {
-                    break;
+    pub fn inherit<'a>(
+        &mut self,
+        names: &[&'a str],
+        supertypes: impl Fn(&str) -> Vec<&'a str> + Sync,
+    ) {
+        use rayon::prelude::*;
+        let found: Vec<(u8, String)> = names
+            .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
+            .filter_map(|&name| {
+                let mut stack = supertypes(name);
+                let mut seen = 0;
+                let mut kinds = 0u8;
+                while let Some(s) = stack.pop() {
+                    seen += 1;
+                    if seen > 256 {
+                        break;
+                    }
+                    kinds |= u8::from(self.classes.contains(s))
+                        | u8::from(self.locks.contains(s)) << 1
+                        | u8::from(self.conditions.contains(s)) << 2;
+                    stack.extend(supertypes(s));
                 }
-                kinds |= u8::from(self.classes.contains(s))
-                    | u8::from(self.locks.contains(s)) << 1
-                    | u8::from(self.conditions.contains(s)) << 2;
-                stack.extend(supertypes(s));
-            }
-            if kinds != 0 {
-                found.push((kinds, name.to_string()));
-            }
-        }
+                (kinds != 0).then(|| (kinds, name.to_string()))
+            })
+            .collect();
         for (kinds, name) in found {
             if kinds & 1 != 0 {
                 self.inherited.insert(name.clone());

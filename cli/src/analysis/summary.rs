@@ -57,6 +57,7 @@ pub fn compute(p: &Program) -> (Vec<Vec<Summary>>, Callers) {
     let direct: Vec<Vec<Direct>> = p
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .map(|(ci, c)| {
             (0..c.methods.len())
@@ -236,6 +237,7 @@ fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
 pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>, bool)> {
     p.classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .flat_map_iter(|c| {
             let mut found = Vec::new();
             for m in &c.methods {
@@ -328,6 +330,7 @@ pub fn compute_returns(p: &mut Program, callers: &Callers) {
         let prog: &Program = p;
         let mut changed: Vec<MethodId> = todo
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .filter(|&&id| !prog.summary(id).returns_shared && returns_shared(prog, id))
             .copied()
             .collect();
@@ -446,6 +449,7 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
     let mut todo: Vec<MethodId> = p
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
@@ -475,6 +479,7 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
         looked += todo.len();
         let found: Vec<MethodId> = todo
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .copied()
             .filter(|&id| returns_fresh(prog, id))
             .collect();
@@ -578,6 +583,7 @@ pub fn compute_clocks(p: &mut Program, callers: &Callers) {
     let mut todo: Vec<MethodId> =
         prog.classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .enumerate()
             .flat_map_iter(|(ci, c)| {
                 c.methods.iter().enumerate().filter_map(move |(mi, m)| {
@@ -601,6 +607,7 @@ pub fn compute_clocks(p: &mut Program, callers: &Callers) {
         let prog: &Program = p;
         let found: Vec<MethodId> = todo
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .copied()
             .filter(|&id| returns_clock(prog, id))
             .collect();
@@ -676,6 +683,7 @@ pub fn compute_lock_helpers(p: &mut Program) -> usize {
     let found: Vec<(MethodId, locks::LockHelper)> = prog
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             (0..c.methods.len()).filter_map(move |mi| {
@@ -942,6 +950,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     let lock_taking: FxHashSet<MethodId> = p
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             (0..c.methods.len() as u32)
@@ -975,6 +984,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     while !frontier.is_empty() {
         let (direct, dispatched): (Vec<MethodId>, Vec<MethodId>) = frontier
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .filter(|&&m| &*p.method(m).name != "<clinit>")
             .flat_map_iter(|&caller| {
                 let insns = p.method(caller).code.iter().flat_map(|code| &code.insns);
@@ -1016,6 +1026,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     let (mut sites, dispatched): (Vec<Site>, Vec<Site>) = p
         .classes
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             // Direct calls (`Left`) and calls dispatched by a hidden virtual (`Right`).
@@ -1061,6 +1072,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         .collect();
     let through: Vec<Site> = dispatched
         .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .flat_map_iter(|&(caller, at, t)| {
             let over: &[MethodId] = match overriders.get(&t) {
                 Some(Some(all)) => all,
@@ -1380,6 +1392,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
     let stores: Vec<Store> =
         p.classes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .enumerate()
             .flat_map_iter(|(ci, c)| {
                 let mut out = Vec::new();

@@ -72,73 +72,81 @@ type Key = (Box<str>, Box<str>, Box<str>);
 
 /// Rewrite every call of a plain accessor (see the module documentation) into the access.
 pub fn inline(classes: &mut [Class]) {
-    let mut found: FxHashMap<Key, Access> = FxHashMap::default();
-    for c in classes.iter() {
-        for m in &c.methods {
-            if let Some(a) = accessor(c, m) {
-                found.insert((c.name.clone(), m.name.clone(), m.descriptor.clone()), a);
-            }
-        }
-    }
+    use rayon::prelude::*;
+    let found: FxHashMap<Key, Access> = classes
+        .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
+        .flat_map_iter(|c| {
+            c.methods.iter().filter_map(move |m| {
+                let a = accessor(c, m)?;
+                Some(((c.name.clone(), m.name.clone(), m.descriptor.clone()), a))
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
     if found.is_empty() {
         return;
     }
-    for c in classes.iter_mut() {
-        let Class { refs, methods, .. } = c;
-        for m in methods.iter_mut() {
-            let Some(code) = m.code.as_mut() else {
-                continue;
-            };
-            for i in 0..code.insns.len() {
-                let Op::Invoke(InvokeKind::Static, r) = code.insns[i].op else {
+    classes
+        .par_iter_mut()
+        .with_max_len(crate::PAR_CHUNK)
+        .for_each(|c| {
+            let Class { refs, methods, .. } = c;
+            for m in methods.iter_mut() {
+                let Some(code) = m.code.as_mut() else {
                     continue;
                 };
-                let Some(target) = refs.get(r as usize) else {
-                    continue;
-                };
-                if !target.name.starts_with("access$") {
-                    continue;
-                }
-                let key = (
-                    Box::<str>::from(&*target.class),
-                    Box::<str>::from(&*target.name),
-                    Box::<str>::from(&*target.desc),
-                );
-                let Some(a) = found.get(&key) else { continue };
-                let mut add = |member: &MemberRef| {
-                    refs.push(member.clone());
-                    (refs.len() - 1) as u32
-                };
-                match a {
-                    Access::Read(f, stat) => {
-                        let id = add(f);
-                        code.insns[i].op = if *stat {
-                            Op::GetStatic(id)
-                        } else {
-                            Op::GetField(id)
-                        };
+                for i in 0..code.insns.len() {
+                    let Op::Invoke(InvokeKind::Static, r) = code.insns[i].op else {
+                        continue;
+                    };
+                    let Some(target) = refs.get(r as usize) else {
+                        continue;
+                    };
+                    if !target.name.starts_with("access$") {
+                        continue;
                     }
-                    Access::Write(f, stat) => {
-                        // `o.f = v;`: the value the accessor returns is dropped.
-                        let dropped = code.insns.get(i + 1).is_some_and(|n| {
-                            matches!((&n.op, f.arg_slots), (Op::Pop, 1) | (Op::Pop2, 2))
-                        });
-                        if dropped {
+                    let key = (
+                        Box::<str>::from(&*target.class),
+                        Box::<str>::from(&*target.name),
+                        Box::<str>::from(&*target.desc),
+                    );
+                    let Some(a) = found.get(&key) else { continue };
+                    let mut add = |member: &MemberRef| {
+                        refs.push(member.clone());
+                        (refs.len() - 1) as u32
+                    };
+                    match a {
+                        Access::Read(f, stat) => {
                             let id = add(f);
                             code.insns[i].op = if *stat {
-                                Op::PutStatic(id)
+                                Op::GetStatic(id)
                             } else {
-                                Op::PutField(id)
+                                Op::GetField(id)
                             };
-                            code.insns[i + 1].op = Op::Nop;
                         }
-                    }
-                    Access::Call(kind, target) => {
-                        let id = add(target);
-                        code.insns[i].op = Op::Invoke(*kind, id);
+                        Access::Write(f, stat) => {
+                            // `o.f = v;`: the value the accessor returns is dropped.
+                            let dropped = code.insns.get(i + 1).is_some_and(|n| {
+                                matches!((&n.op, f.arg_slots), (Op::Pop, 1) | (Op::Pop2, 2))
+                            });
+                            if dropped {
+                                let id = add(f);
+                                code.insns[i].op = if *stat {
+                                    Op::PutStatic(id)
+                                } else {
+                                    Op::PutField(id)
+                                };
+                                code.insns[i + 1].op = Op::Nop;
+                            }
+                        }
+                        Access::Call(kind, target) => {
+                            let id = add(target);
+                            code.insns[i].op = Op::Invoke(*kind, id);
+                        }
                     }
                 }
             }
-        }
-    }
+        });
 }

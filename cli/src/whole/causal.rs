@@ -2125,6 +2125,7 @@ pub fn analyse_nodes(p: &Program, views: &Graph) -> Analysed {
     // caller's region's).
     let opens: Vec<bool> = (0..n)
         .into_par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .map(|v| opens_region(p, views, v))
         .collect();
     let mut relevant = vec![false; n];
@@ -2185,6 +2186,7 @@ pub fn analyse_nodes(p: &Program, views: &Graph) -> Analysed {
         let done = &outs;
         let computed: Vec<(usize, Option<NodeOut>)> = nodes
             .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(|&v| (v, analyse(p, fields, views, done, v)))
             .collect();
         for (v, o) in computed {

@@ -153,6 +153,7 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
     // Per method: its writes of candidate fields, each with whether it is such a guarded write.
     let writes: Vec<(u32, bool)> = (0..p.classes.len())
         .into_par_iter()
+        .with_max_len(crate::PAR_CHUNK)
         .flat_map_iter(|ci| {
             let c = p.class(ci as u32);
             let init = crate::analysis::sharing::init_only_methods(c);
