@@ -148,9 +148,10 @@ impl Program {
                     .unzip::<_, _, Vec<_>, Vec<_>>()
             })
             .unzip();
-        p.live = p.live_classes();
+        let made;
+        (p.live, made) = p.live_classes();
         p.fields = FieldFacts::compute(&p.classes, &|c, r| p.field_ref(c, r));
-        let confined_class: Vec<bool> = p
+        let mut confined_class: Vec<bool> = p
             .classes
             .par_iter()
             .with_max_len(crate::PAR_CHUNK)
@@ -160,6 +161,29 @@ impl Program {
                     .any(|i| p.is_subclass_of(&c.name, i))
             })
             .collect();
+        // A class whose objects are all objects of confined subclasses is confined too: one
+        // that nothing creates itself (`made`: no `new` of it, and not one a library's user can
+        // create), whose subclasses all are (a private base that holds an iterator's cursor for
+        // the key, value and entry iterators that extend it).
+        loop {
+            let more: Vec<u32> = (0..p.classes.len() as u32)
+                .filter(|&ci| {
+                    let c = p.class(ci);
+                    !confined_class[ci as usize]
+                        && !made[ci as usize]
+                        && c.access & crate::bytecode::acc::INTERFACE == 0
+                        && (p.subtypes.get(&ci)).is_some_and(|subs| {
+                            !subs.is_empty() && subs.iter().all(|&s| confined_class[s as usize])
+                        })
+                })
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            for ci in more {
+                confined_class[ci as usize] = true;
+            }
+        }
         p.fields.confined = p
             .fields
             .owner
@@ -497,7 +521,7 @@ impl Program {
     /// neither (a private wrapper the code never creates, a package-private implementation
     /// left unused) receives no virtual call: dispatch goes to what exists, not to every
     /// subtype the class hierarchy names (issue 12's "calls to code that never runs there").
-    fn live_classes(&self) -> Vec<bool> {
+    fn live_classes(&self) -> (Vec<bool>, Vec<bool>) {
         use crate::bytecode::{acc, Op};
         let mut live: Vec<bool> = self
             .classes
@@ -533,6 +557,7 @@ impl Program {
         for i in created {
             live[i as usize] = true;
         }
+        let made = live.clone();
         // Supertypes of a live class are live (an inherited method runs on its objects).
         let mut stack: Vec<u32> = (0..live.len() as u32)
             .filter(|&i| live[i as usize])
@@ -548,7 +573,7 @@ impl Program {
                 }
             }
         }
-        live
+        (live, made)
     }
 
     /// [`Program::implementations`], cached: virtual calls of the same target share it.
