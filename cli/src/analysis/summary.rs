@@ -981,8 +981,23 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // lock, so only their call sites are listed below.
     let mut interesting: FxHashSet<MethodId> = FxHashSet::default();
     let mut frontier: Vec<MethodId> = lock_taking.iter().copied().collect();
+    // Each callee is looked at once: the first round that reaches it marks it, whether it is a
+    // candidate or not (`candidate` depends on the method alone). A lock-taking method starts
+    // the walk unmarked: reached as a callee, it is a candidate like any other.
+    let mut base: Vec<usize> = Vec::with_capacity(p.classes.len() + 1);
+    base.push(0);
+    for c in &p.classes {
+        base.push(base[base.len() - 1] + c.methods.len());
+    }
+    let seen: Vec<std::sync::atomic::AtomicBool> = (0..base[base.len() - 1])
+        .map(|_| std::sync::atomic::AtomicBool::new(false))
+        .collect();
+    let first_look = |t: MethodId| {
+        !seen[base[t.class as usize] + t.method as usize]
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
+    };
     while !frontier.is_empty() {
-        let (direct, dispatched): (Vec<MethodId>, Vec<MethodId>) = frontier
+        let (mut next, dispatched): (Vec<MethodId>, Vec<MethodId>) = frontier
             .par_iter()
             .with_max_len(crate::PAR_CHUNK)
             .filter(|&&m| &*p.method(m).name != "<clinit>")
@@ -994,7 +1009,9 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     };
                     let ci = caller.class as usize;
                     [
-                        p.resolved(caller.class, r).map(Either::Left),
+                        (p.resolved(caller.class, r))
+                            .filter(|&t| first_look(t) && candidate(t))
+                            .map(Either::Left),
                         hidden_virtual(ci, kind, r).map(Either::Right),
                     ]
                 })
@@ -1002,15 +1019,14 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
             .flatten()
             .partition_map(|e| e);
         add_overriders(dispatched.clone(), &mut overriders);
-        let reached = direct.into_iter().chain(
-            (dispatched.iter())
-                .filter_map(|t| overriders.get(t).and_then(Option::as_ref))
-                .flatten()
-                .copied(),
-        );
-        let new: FxHashSet<MethodId> = reached.filter(|t| !interesting.contains(t)).collect();
-        frontier = new.into_par_iter().filter(|&t| candidate(t)).collect();
-        interesting.extend(frontier.iter().copied());
+        let over: FxHashSet<MethodId> = (dispatched.iter())
+            .filter_map(|t| overriders.get(t).and_then(Option::as_ref))
+            .flatten()
+            .copied()
+            .collect();
+        next.extend(over.into_iter().filter(|&t| first_look(t) && candidate(t)));
+        interesting.extend(next.iter().copied());
+        frontier = next;
     }
     // A dispatched call can reach an interesting method only under its name and descriptor.
     let names: FxHashSet<(&str, &str)> = (interesting.iter())
@@ -1125,16 +1141,19 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // construct is made holding nothing: its callee has no entry lock, and its other callers
     // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
     // own calls either.)
+    let holds_nothing = |caller: &MethodId| {
+        !lock_taking.contains(caller) && !by_callee.contains_key(caller) && !may_construct(*caller)
+    };
+    let mut pruned: Vec<MethodId> = (by_callee.par_iter())
+        .filter(|(_, ss)| ss.iter().any(|(caller, _)| holds_nothing(caller)))
+        .map(|(&callee, _)| callee)
+        .collect();
+    // Only a pruned callee's own calls are pruned in turn: the calls of the callees listed.
     let mut calls_from: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-    let mut pruned: Vec<MethodId> = Vec::new();
     for (&callee, ss) in &by_callee {
         for &(caller, _) in ss {
-            calls_from.entry(caller).or_default().push(callee);
-            if !lock_taking.contains(&caller)
-                && !by_callee.contains_key(&caller)
-                && !may_construct(caller)
-            {
-                pruned.push(callee);
+            if by_callee.contains_key(&caller) {
+                calls_from.entry(caller).or_default().push(callee);
             }
         }
     }
