@@ -454,19 +454,22 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
         .flat_map_iter(|(ci, c)| {
             c.methods.iter().enumerate().filter_map(move |(mi, m)| {
                 let code = m.code.as_ref()?;
-                let allocates = code.insns.iter().any(|i| match i.op {
-                    Op::New(_) | Op::NewArray(_) => true,
-                    Op::Invoke(kind, r) => {
-                        let mr = c.member(r);
-                        crate::analysis::locks::is_platform_copy(
-                            &mr.name,
-                            &mr.desc,
-                            kind != crate::bytecode::InvokeKind::Static,
-                        )
-                    }
-                    _ => false,
-                });
-                (returns_object(m) && allocates).then_some(MethodId {
+                // The cheap test first: many methods return no object.
+                let allocates = || {
+                    code.insns.iter().any(|i| match i.op {
+                        Op::New(_) | Op::NewArray(_) => true,
+                        Op::Invoke(kind, r) => {
+                            let mr = c.member(r);
+                            crate::analysis::locks::is_platform_copy(
+                                &mr.name,
+                                &mr.desc,
+                                kind != crate::bytecode::InvokeKind::Static,
+                            )
+                        }
+                        _ => false,
+                    })
+                };
+                (returns_object(m) && allocates()).then_some(MethodId {
                     class: ci as u32,
                     method: mi as u32,
                 })
@@ -580,29 +583,33 @@ pub fn compute_clocks(p: &mut Program, callers: &Callers) {
     // Round one: the methods that call a clock of the platform; later rounds: the callers of
     // those found.
     let prog: &Program = p;
-    let mut todo: Vec<MethodId> =
-        prog.classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
-            .enumerate()
-            .flat_map_iter(|(ci, c)| {
-                c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                    let calls_a_clock = m.code.iter().flat_map(|code| &code.insns).any(|i| match i
-                        .op
-                    {
-                        Op::Invoke(_, r) => {
-                            let mr = c.member(r);
-                            prog.thread_safe.is_clock(&mr.class, &mr.name)
-                        }
-                        _ => false,
-                    });
-                    (number(m) && calls_a_clock).then_some(MethodId {
-                        class: ci as u32,
-                        method: mi as u32,
-                    })
+    let mut todo: Vec<MethodId> = prog
+        .classes
+        .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
+                // The cheap test first: most methods return no number.
+                let calls_a_clock = || {
+                    m.code
+                        .iter()
+                        .flat_map(|code| &code.insns)
+                        .any(|i| match i.op {
+                            Op::Invoke(_, r) => {
+                                let mr = c.member(r);
+                                prog.thread_safe.is_clock(&mr.class, &mr.name)
+                            }
+                            _ => false,
+                        })
+                };
+                (number(m) && calls_a_clock()).then_some(MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
                 })
             })
-            .collect();
+        })
+        .collect();
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
         let found: Vec<MethodId> = todo
