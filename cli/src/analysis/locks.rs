@@ -632,8 +632,10 @@ impl ThreadSafeList {
     /// no logger. `supertypes(i)` gives the indices of all of class `i`'s supertypes (those past
     /// the end of `classes` are not loaded, and not loggers).
     pub fn add_loggers<'s>(&mut self, classes: &[Class], supertypes: impl Fn(usize) -> &'s [u32]) {
+        use rayon::prelude::*;
         let own: Vec<Vec<&'static str>> = classes
-            .iter()
+            .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
             .map(|c| {
                 Some(log_levels(c))
                     .filter(|l| l.len() >= 3)
