@@ -433,6 +433,27 @@ fn returns_this(m: &crate::bytecode::Method, code: &crate::bytecode::Code) -> bo
     returns > 0
 }
 
+/// The methods of the program that `keep` accepts, from a parallel pass over its classes.
+fn methods_where(
+    p: &Program,
+    keep: impl Fn(&crate::bytecode::Class, &crate::bytecode::Method) -> bool + Sync,
+) -> Vec<MethodId> {
+    (p.classes
+        .par_iter()
+        .with_max_len(crate::PAR_CHUNK)
+        .enumerate())
+    .flat_map_iter(|(ci, c)| {
+        let keep = &keep;
+        (c.methods.iter().enumerate())
+            .filter(move |(_, m)| keep(c, m))
+            .map(move |(mi, _)| MethodId {
+                class: ci as u32,
+                method: mi as u32,
+            })
+    })
+    .collect()
+}
+
 /// Compute `returns_fresh` for every method that returns an object and allocates one: a factory
 /// returns, on every path, an object allocated here, a constant, or the result of another
 /// factory. In rounds, so that factories calling factories are found.
@@ -446,36 +467,25 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
     };
     // Round one: the methods that return an object and allocate one; later rounds: their
     // callers that return an object (a factory calling a factory).
-    let mut todo: Vec<MethodId> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                let code = m.code.as_ref()?;
-                // The cheap test first: many methods return no object.
-                let allocates = || {
-                    code.insns.iter().any(|i| match i.op {
-                        Op::New(_) | Op::NewArray(_) => true,
-                        Op::Invoke(kind, r) => {
-                            let mr = c.member(r);
-                            crate::analysis::locks::is_platform_copy(
-                                &mr.name,
-                                &mr.desc,
-                                kind != crate::bytecode::InvokeKind::Static,
-                            )
-                        }
-                        _ => false,
-                    })
-                };
-                (returns_object(m) && allocates()).then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                })
+    let mut todo: Vec<MethodId> = methods_where(p, |c, m| {
+        let Some(code) = m.code.as_ref() else {
+            return false;
+        };
+        // The cheap test first: many methods return no object.
+        returns_object(m)
+            && code.insns.iter().any(|i| match i.op {
+                Op::New(_) | Op::NewArray(_) => true,
+                Op::Invoke(kind, r) => {
+                    let mr = c.member(r);
+                    crate::analysis::locks::is_platform_copy(
+                        &mr.name,
+                        &mr.desc,
+                        kind != crate::bytecode::InvokeKind::Static,
+                    )
+                }
+                _ => false,
             })
-        })
-        .collect();
+    });
     let (mut looked, mut factories) = (0, 0);
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
@@ -583,33 +593,17 @@ pub fn compute_clocks(p: &mut Program, callers: &Callers) {
     // Round one: the methods that call a clock of the platform; later rounds: the callers of
     // those found.
     let prog: &Program = p;
-    let mut todo: Vec<MethodId> = prog
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                // The cheap test first: most methods return no number.
-                let calls_a_clock = || {
-                    m.code
-                        .iter()
-                        .flat_map(|code| &code.insns)
-                        .any(|i| match i.op {
-                            Op::Invoke(_, r) => {
-                                let mr = c.member(r);
-                                prog.thread_safe.is_clock(&mr.class, &mr.name)
-                            }
-                            _ => false,
-                        })
-                };
-                (number(m) && calls_a_clock()).then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                })
+    let mut todo: Vec<MethodId> = methods_where(prog, |c, m| {
+        // The cheap test first: most methods return no number.
+        number(m)
+            && (m.code.iter().flat_map(|code| &code.insns)).any(|i| match i.op {
+                Op::Invoke(_, r) => {
+                    let mr = c.member(r);
+                    prog.thread_safe.is_clock(&mr.class, &mr.name)
+                }
+                _ => false,
             })
-        })
-        .collect();
+    });
     for _ in 0..RETURN_ROUNDS {
         let prog: &Program = p;
         let found: Vec<MethodId> = todo
