@@ -337,9 +337,7 @@ fn per_method_rules(program: &Program, opts: &ScanOptions, progress: &dyn Progre
     let methods = AtomicUsize::new(0);
     let mut problems = Vec::new();
     let per_class: Vec<(Vec<Guarded>, Vec<InputProblem>)> = program
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .filter(|(_, c)| !c.library)
         .map(|(class_id, class)| {

@@ -132,9 +132,7 @@ impl Program {
         // Every reference resolved once: methods to their implementation, fields to their
         // declaration.
         (p.resolved, p.field_refs) = p
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .map(|c| {
                 c.refs
                     .iter()
@@ -152,9 +150,7 @@ impl Program {
         (p.live, made) = p.live_classes();
         p.fields = FieldFacts::compute(&p.classes, &|c, r| p.field_ref(c, r));
         let mut confined_class: Vec<bool> = p
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .map(|c| {
                 p.thread_safe
                     .confined()
@@ -192,9 +188,7 @@ impl Program {
             .collect();
         p.fields.flags = sharing::flag_locks(&p);
         p.stable = p
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .enumerate()
             .map(|(ci, c)| {
                 let mut statics = vec![false; c.refs.len()];
@@ -218,9 +212,7 @@ impl Program {
             })
             .collect();
         p.rw_parts = p
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .map(crate::analysis::locks::rw_lock_parts)
             .collect();
         for (owner, name, legacy) in summary::thread_safe_fields(&p) {
@@ -524,9 +516,7 @@ impl Program {
     fn live_classes(&self) -> (Vec<bool>, Vec<bool>) {
         use crate::bytecode::{acc, Op};
         let mut live: Vec<bool> = self
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .map(|c| {
                 c.access & (acc::ABSTRACT | acc::INTERFACE) == 0
                     && c.access & acc::PUBLIC != 0
@@ -536,9 +526,7 @@ impl Program {
             })
             .collect();
         let created: Vec<u32> = self
-            .classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+            .par_classes()
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 for insn in c
@@ -574,6 +562,12 @@ impl Program {
             }
         }
         (live, made)
+    }
+
+    /// The program's classes for a parallel pass, handed out in small pieces
+    /// ([`crate::PAR_CHUNK`]) so that no core waits for the last one.
+    pub fn par_classes(&self) -> rayon::iter::MaxLen<rayon::slice::Iter<'_, Class>> {
+        self.classes.par_iter().with_max_len(crate::PAR_CHUNK)
     }
 
     /// [`Program::implementations`], cached: virtual calls of the same target share it.

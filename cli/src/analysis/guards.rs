@@ -521,9 +521,7 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
     // Methods that may write one of the variables: a store to the field, or (for the state of
     // a thread-safe object) a read of it.
     let candidates: Vec<(MethodId, bool)> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             let mine: FxHashSet<u32> = (0..c.refs.len() as u32)

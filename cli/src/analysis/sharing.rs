@@ -155,78 +155,77 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
     // Per use: (field id, what it does and whether the method returns its outcome at once;
     // `None`: anything else), and the method.
     type Use = (u32, Option<(FlagOp, bool)>, crate::program::MethodId);
-    let uses: Vec<Use> = (p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
-        .enumerate())
-    .filter(|(_, c)| nests.contains(crate::program::nest(&c.name)))
-    .flat_map_iter(|(ci, c)| {
-        let mut out = Vec::new();
-        let mut init: Option<Vec<bool>> = None;
-        for (mi, m) in c.methods.iter().enumerate() {
-            let Some(code) = &m.code else { continue };
-            let id = crate::program::MethodId {
-                class: ci as u32,
-                method: mi as u32,
-            };
-            let mut leaders: Option<Vec<bool>> = None;
-            for (at, insn) in code.insns.iter().enumerate() {
-                let (r, put) = match insn.op {
-                    Op::PutField(r) | Op::PutStatic(r) => (r, true),
-                    Op::GetField(r) | Op::GetStatic(r) => (r, false),
-                    _ => continue,
+    let uses: Vec<Use> = (p.par_classes().enumerate())
+        .filter(|(_, c)| nests.contains(crate::program::nest(&c.name)))
+        .flat_map_iter(|(ci, c)| {
+            let mut out = Vec::new();
+            let mut init: Option<Vec<bool>> = None;
+            for (mi, m) in c.methods.iter().enumerate() {
+                let Some(code) = &m.code else { continue };
+                let id = crate::program::MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
                 };
-                let fr = c.member(r);
-                if !FLAG_TYPES.contains(&&*fr.desc) {
-                    continue;
-                }
-                let Some(field) = p
-                    .field_ref(ci as u32, r)
-                    .map(|(oc, of)| facts.id(oc, of))
-                    .filter(|f| candidates.contains(f))
-                else {
-                    continue;
-                };
-                if put {
-                    // Set at construction, to a new atomic.
-                    let constructing = *fr.class == *c.name
-                        && init.get_or_insert_with(|| init_only_methods(c))[mi];
-                    let fresh = just_constructed(c, code, at);
-                    if !(constructing && fresh) {
-                        out.push((field, None, id));
+                let mut leaders: Option<Vec<bool>> = None;
+                for (at, insn) in code.insns.iter().enumerate() {
+                    let (r, put) = match insn.op {
+                        Op::PutField(r) | Op::PutStatic(r) => (r, true),
+                        Op::GetField(r) | Op::GetStatic(r) => (r, false),
+                        _ => continue,
+                    };
+                    let fr = c.member(r);
+                    if !FLAG_TYPES.contains(&&*fr.desc) {
+                        continue;
                     }
-                    continue;
+                    let Some(field) = p
+                        .field_ref(ci as u32, r)
+                        .map(|(oc, of)| facts.id(oc, of))
+                        .filter(|f| candidates.contains(f))
+                    else {
+                        continue;
+                    };
+                    if put {
+                        // Set at construction, to a new atomic.
+                        let constructing = *fr.class == *c.name
+                            && init.get_or_insert_with(|| init_only_methods(c))[mi];
+                        let fresh = just_constructed(c, code, at);
+                        if !(constructing && fresh) {
+                            out.push((field, None, id));
+                        }
+                        continue;
+                    }
+                    // The call on it, after the constants it takes, on a path no branch joins.
+                    let mut k = at + 1;
+                    while k - at <= 2
+                        && matches!(code.insns.get(k).map(|i| &i.op), Some(Op::Flag(_)))
+                    {
+                        k += 1;
+                    }
+                    let joined = (at + 1..=k).any(|j| {
+                        leaders
+                            .get_or_insert_with(|| crate::bytecode::cfg::leaders(code))
+                            .get(j)
+                            .copied()
+                            .unwrap_or(true)
+                    });
+                    let op = (!joined).then(|| flag_op(c, code, k)).flatten();
+                    let args = match code.insns.get(k).map(|i| &i.op) {
+                        Some(&Op::Invoke(_, mr)) => c.member(mr).arg_slots as usize,
+                        _ => usize::MAX,
+                    };
+                    // A take whose outcome the method returns at once: a try-lock helper.
+                    let returned =
+                        matches!(code.insns.get(k + 1).map(|i| &i.op), Some(Op::Return(1)));
+                    let op = op.filter(|_| args == k - at - 1).map(|op| match op {
+                        FlagOp::Acquire if returned => (op, true),
+                        _ => (op, false),
+                    });
+                    out.push((field, op, id));
                 }
-                // The call on it, after the constants it takes, on a path no branch joins.
-                let mut k = at + 1;
-                while k - at <= 2 && matches!(code.insns.get(k).map(|i| &i.op), Some(Op::Flag(_))) {
-                    k += 1;
-                }
-                let joined = (at + 1..=k).any(|j| {
-                    leaders
-                        .get_or_insert_with(|| crate::bytecode::cfg::leaders(code))
-                        .get(j)
-                        .copied()
-                        .unwrap_or(true)
-                });
-                let op = (!joined).then(|| flag_op(c, code, k)).flatten();
-                let args = match code.insns.get(k).map(|i| &i.op) {
-                    Some(&Op::Invoke(_, mr)) => c.member(mr).arg_slots as usize,
-                    _ => usize::MAX,
-                };
-                // A take whose outcome the method returns at once: a try-lock helper.
-                let returned = matches!(code.insns.get(k + 1).map(|i| &i.op), Some(Op::Return(1)));
-                let op = op.filter(|_| args == k - at - 1).map(|op| match op {
-                    FlagOp::Acquire if returned => (op, true),
-                    _ => (op, false),
-                });
-                out.push((field, op, id));
             }
-        }
-        out
-    })
-    .collect();
+            out
+        })
+        .collect();
     // The methods that give each flag back.
     let gives: FxHashSet<(u32, crate::program::MethodId)> = (uses.iter())
         .filter(|(_, op, _)| matches!(op, Some((FlagOp::Release, _))))
@@ -476,9 +475,7 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
     let ts = &p.thread_safe;
     // Per class: (field id, of the atomic's value, what a write stores).
     let seen: Vec<Vec<(u32, bool, u8)>> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .map(|(class, c)| {
             let class = class as u32;
@@ -576,9 +573,7 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
     }
     // Classes whose fields code reaches by name.
     let reflective: FxHashSet<&str> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .filter(|c| {
             c.methods
                 .iter()

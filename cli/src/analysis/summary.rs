@@ -55,9 +55,7 @@ pub type Callers = Vec<Vec<Vec<MethodId>>>;
 /// and the reverse call graph they were propagated over.
 pub fn compute(p: &Program) -> (Vec<Vec<Summary>>, Callers) {
     let direct: Vec<Vec<Direct>> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .map(|(ci, c)| {
             (0..c.methods.len())
@@ -235,9 +233,7 @@ fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
 /// whether that object is a new legacy collection (`f = new Vector<>()`: `legacy` in the
 /// platform model).
 pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>, bool)> {
-    p.classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+    p.par_classes()
         .flat_map_iter(|c| {
             let mut found = Vec::new();
             for m in &c.methods {
@@ -438,20 +434,17 @@ fn methods_where(
     p: &Program,
     keep: impl Fn(&crate::bytecode::Class, &crate::bytecode::Method) -> bool + Sync,
 ) -> Vec<MethodId> {
-    (p.classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
-        .enumerate())
-    .flat_map_iter(|(ci, c)| {
-        let keep = &keep;
-        (c.methods.iter().enumerate())
-            .filter(move |(_, m)| keep(c, m))
-            .map(move |(mi, _)| MethodId {
-                class: ci as u32,
-                method: mi as u32,
-            })
-    })
-    .collect()
+    (p.par_classes().enumerate())
+        .flat_map_iter(|(ci, c)| {
+            let keep = &keep;
+            (c.methods.iter().enumerate())
+                .filter(move |(_, m)| keep(c, m))
+                .map(move |(mi, _)| MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                })
+        })
+        .collect()
 }
 
 /// Compute `returns_fresh` for every method that returns an object and allocates one: a factory
@@ -682,9 +675,7 @@ impl Analysis for ClockReturns {
 pub fn compute_lock_helpers(p: &mut Program) -> usize {
     let prog = &*p;
     let found: Vec<(MethodId, locks::LockHelper)> = prog
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             (0..c.methods.len()).filter_map(move |mi| {
@@ -949,9 +940,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // The methods that take a lock of their own: only their calls, and the calls of methods
     // they reach holding it, can be made holding a lock.
     let lock_taking: FxHashSet<MethodId> = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             (0..c.methods.len() as u32)
@@ -1041,9 +1030,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // is exclusive. It neither counts nor disqualifies.
     type Site = (MethodId, u32, MethodId);
     let (mut sites, dispatched): (Vec<Site>, Vec<Site>) = p
-        .classes
-        .par_iter()
-        .with_max_len(crate::PAR_CHUNK)
+        .par_classes()
         .enumerate()
         .flat_map_iter(|(ci, c)| {
             // Direct calls (`Left`) and calls dispatched by a hidden virtual (`Right`).
@@ -1410,9 +1397,7 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
     // Per store: `None` when it is not of a new object, else the class if the program has it.
     type Store = ((u32, u32), Option<Option<u32>>);
     let stores: Vec<Store> =
-        p.classes
-            .par_iter()
-            .with_max_len(crate::PAR_CHUNK)
+        p.par_classes()
             .enumerate()
             .flat_map_iter(|(ci, c)| {
                 let mut out = Vec::new();

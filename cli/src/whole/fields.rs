@@ -139,15 +139,15 @@ impl FieldTable {
 /// == null) map = ..; }`, a double-checked lazy initialization), or a look at a one-way flag of
 /// the same object that found it without its last constant, when the section sets the flag on
 /// every way out (`if (!initialized) { value = compute(); initialized = true; }`, a memoizing
-/// holder). A store into an object the method allocated, before anything but its
-/// constructor was handed it (a copy built with its value), is part of building that object
-/// and counts like a constructor's. Such a field changes once, from unset to its value, and is shared read-only from
-/// then on: a look that found it unset is checked again by the writer, and a look that found it
-/// set stays true. A write that can run when the field is set (a reset to `null`, a
-/// replacement, a flag set back or set after the section) makes it an ordinary field. A
-/// protected field counts like a private one: a subclass's writes are in the program like any
-/// other code's, and in a library a subclass written elsewhere that assigns the field takes
-/// its protocol over (`fixtures/dcl/ProtectedOnce.java`).
+/// holder). A store into an object the method allocated, before anything but its constructor
+/// was handed it (a copy built with its value), is part of building that object and counts
+/// like a constructor's. Such a field changes once, from unset to its value, and is shared
+/// read-only from then on: a look that found it unset is checked again by the writer, and a
+/// look that found it set stays true. A write that can run when the field is set (a reset to
+/// `null`, a replacement, a flag set back or set after the section) makes it an ordinary
+/// field. A protected field counts like a private one: a subclass's writes are in the program
+/// like any other code's, and in a library a subclass written elsewhere that assigns the field
+/// takes its protocol over (`fixtures/dcl/ProtectedOnce.java`).
 pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
     let facts = &p.fields;
     // Per method: its writes of candidate fields, each with whether it is such a guarded write.
@@ -373,11 +373,12 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         if a >= i {
             return false;
         }
-        let own = &*p.class(id.class).member(class).class;
+        let c = p.class(id.class);
+        let own = &*c.member(class).class;
         let mut constructors = 0;
         (a + 1..i).all(|k| match code.insns[k].op {
             Op::Invoke(crate::bytecode::InvokeKind::Special, r) => {
-                let m = p.class(id.class).member(r);
+                let m = c.member(r);
                 constructors += 1;
                 &*m.name == "<init>" && &*m.class == own && constructors == 1
             }
