@@ -255,14 +255,18 @@ impl LockState {
         Some(site)
     }
 
-    /// The join at a merge point: the locks held on both paths (common prefix).
+    /// The join at a merge point: the locks held on both paths (common prefix), a nameable lock
+    /// acquired at a different site on each path as one region at the earlier site.
     pub fn join(&self, other: &LockState) -> LockState {
         let mut held = Vec::new();
         for (a, b) in self.held.iter().zip(other.held.iter()) {
-            if a.lock == b.lock && a.site == b.site {
+            // One lock acquired on each path at its own site (`if (!l.tryLock()) return;` on
+            // one arm, `l.lock()` on the other) is held after the join all the same: one
+            // region from here on, named by the earlier site on every path.
+            if a.lock == b.lock && (a.site == b.site || a.lock.nameable()) {
                 held.push(Held {
                     lock: a.lock,
-                    site: a.site,
+                    site: a.site.min(b.site),
                     count: a.count.min(b.count),
                 });
             } else {
@@ -1451,6 +1455,36 @@ pub fn call_locks_directly(program: &Program, r: &MemberRef, kind: InvokeKind) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_taken_at_two_sites_is_held_after_the_join() {
+        let state = |lock: LockId, site: u32| {
+            let mut s = LockState::default();
+            s.acquire(lock, site);
+            s
+        };
+        let lock = LockId::Field(Base::This, 3, 0);
+        // `if (!lock.tryLock()) return;` on one arm, `lock.lock()` on the other.
+        let joined = state(lock, 12).join(&state(lock, 7));
+        assert!(joined.holds(lock));
+        assert_eq!(joined.outermost(), Some((lock, 7)));
+        assert_eq!(joined, state(lock, 7).join(&state(lock, 12)));
+        // Another lock on one arm: neither is held on every path.
+        let other = LockId::Field(Base::This, 4, 0);
+        assert!(state(lock, 12).join(&state(other, 7)).held.is_empty());
+        // Two locks we cannot name are two locks, whatever their sites.
+        assert!(state(LockId::Site(5), 12)
+            .join(&state(LockId::Site(5), 7))
+            .held
+            .is_empty());
+        // One site on both paths: as before.
+        assert_eq!(
+            state(LockId::Site(5), 7)
+                .join(&state(LockId::Site(5), 7))
+                .current(),
+            Some(7)
+        );
+    }
 
     #[test]
     fn library_calls_are_classified_from_the_data_file() {
