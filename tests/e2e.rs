@@ -2893,3 +2893,142 @@ public final class Table {
         run.describe()
     );
 }
+
+#[test]
+fn locks_taken_two_ways_and_stamped_locks_hold_their_regions_in_a_library() {
+    const STORE: &str = r#"package e2e.locks;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+
+public final class PageStore {
+    private final ConcurrentHashMap<Integer, Object> pages = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, Object> slots = new ConcurrentHashMap<>();
+    private final Lock lock = new ReentrantLock();
+    private final Lock spare = new ReentrantLock();
+    private final StampedLock stamped = new StampedLock();
+
+    public void add(Object p) {
+        lock.lock();
+        try {
+            pages.put(pages.size(), p);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int release(boolean thief) {
+        if (thief) {
+            if (!lock.tryLock()) {
+                return 0;
+            }
+        } else {
+            lock.lock();
+        }
+        try {
+            int n = 0;
+            for (int i = pages.size() - 1; i > 0; i--) {
+                pages.remove(i); // QUIET-JOINED
+                n++;
+            }
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int releaseEither(boolean thief) {
+        Lock held = thief ? spare : lock;
+        if (thief) {
+            spare.lock();
+        } else {
+            lock.lock();
+        }
+        try {
+            int n = 0;
+            for (int i = pages.size() - 1; i > 0; i--) {
+                pages.remove(i); // BUGGY-EITHER
+                n++;
+            }
+            return n;
+        } finally {
+            held.unlock();
+        }
+    }
+
+    public void append(Object p) {
+        long s = stamped.writeLock();
+        try {
+            slots.put(slots.size(), p); // QUIET-STAMPED-APPEND
+        } finally {
+            stamped.unlockWrite(s);
+        }
+    }
+
+    public boolean trim() {
+        long s = stamped.tryWriteLock();
+        if (s == 0L) {
+            return false;
+        }
+        try {
+            int n = slots.size();
+            if (n > 0) {
+                slots.remove(n - 1); // QUIET-STAMPED
+            }
+            return true;
+        } finally {
+            stamped.unlock(s);
+        }
+    }
+
+    public void trimUnchecked() {
+        long s = stamped.tryWriteLock();
+        try {
+            int n = slots.size();
+            if (n > 0) {
+                slots.remove(n - 1); // BUGGY-UNCHECKED
+            }
+        } finally {
+            if (s != 0L) {
+                stamped.unlockWrite(s);
+            }
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("joined-locks-src");
+    let lib = common::scratch_dir("joined-locks-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/locks/PageStore.java", STORE)]);
+    let (run, report) = scan_json(&[&lib], &["--rules", "causal-stale-value"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    let lines: Vec<u32> = (report.findings_of("causal-stale-value").iter())
+        .filter(|f| f.class == "e2e.locks.PageStore")
+        .filter_map(|f| f.line)
+        .collect();
+    for quiet in [
+        "// QUIET-JOINED",
+        "// QUIET-STAMPED-APPEND",
+        "// QUIET-STAMPED",
+    ] {
+        assert!(
+            !lines.contains(&line_of(STORE, quiet)),
+            "{quiet}: the count and the removal are in one critical section\n{}",
+            run.describe()
+        );
+    }
+    for buggy in ["// BUGGY-EITHER", "// BUGGY-UNCHECKED"] {
+        assert!(
+            lines.contains(&line_of(STORE, buggy)),
+            "{buggy}: no one lock is held around the count and the removal\n{}",
+            run.describe()
+        );
+    }
+}

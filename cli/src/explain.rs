@@ -205,6 +205,11 @@ fn describe_region(class: &Class, method: &Method, code: &Code, site: u32) -> St
             let m = class.member(*r);
             match &*m.name {
                 "lock" | "lockInterruptibly" => format!("the `lock()` region{line}"),
+                // A stamped lock's read or write lock.
+                n @ ("writeLock"
+                | "readLock"
+                | "writeLockInterruptibly"
+                | "readLockInterruptibly") => format!("the `{n}()` region{line}"),
                 _ => format!("the critical section of `{}()`{line}", m.name),
             }
         }
@@ -228,6 +233,11 @@ fn describe_boundary(class: &Class, code: &Code, at: u32) -> String {
             match &*m.name {
                 "lock" | "lockInterruptibly" => "`lock()` acquires a lock here".to_string(),
                 "unlock" => "`unlock()` releases the lock here".to_string(),
+                n @ ("writeLock"
+                | "readLock"
+                | "writeLockInterruptibly"
+                | "readLockInterruptibly") => format!("`{n}()` acquires a lock here"),
+                n @ ("unlockWrite" | "unlockRead") => format!("`{n}()` releases the lock here"),
                 "wait" => "`wait()` releases the lock here and re-acquires it".to_string(),
                 n if n.starts_with("await") => {
                     format!("`{n}()` releases the lock here and re-acquires it")
@@ -516,7 +526,17 @@ pub fn region_words(
         .map(|l| format!(" at line {l}"))
         .unwrap_or_default();
     match callee {
-        Some((name, _)) if name == "lock" || name == "lockInterruptibly" => {
+        Some((name, _))
+            if matches!(
+                &*name,
+                "lock"
+                    | "lockInterruptibly"
+                    | "writeLock"
+                    | "readLock"
+                    | "writeLockInterruptibly"
+                    | "readLockInterruptibly"
+            ) =>
+        {
             format!("the critical section{line} of `{simple}.{}()`", method.name)
         }
         // A lock helper opens a critical section of the caller's.

@@ -844,7 +844,16 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 set_top_sym(f, Sym::Value(i), 1);
             }
             Op::Compute { pop: p, push: q } => {
-                self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?
+                // `lcmp` of a stamp a try to lock returned (`if (stamp == 0L) return;`): the
+                // comparison is the outcome of the try, nonzero on success.
+                let stamp = match f.stack.len().checked_sub(4).map(|k| f.stack[k].sym) {
+                    Some(Sym::TryLock(site)) if (*p, *q) == (4, 1) => Some(site),
+                    _ => None,
+                };
+                self.simple(a, f, i, *p as usize, *q, StepKind::Compute, record)?;
+                if let (Some(site), Some(top)) = (stamp, f.stack.last_mut()) {
+                    top.sym = Sym::TryLock(site);
+                }
             }
             Op::Pop => drop_slots(f, 1, i)?,
             Op::Pop2 => drop_slots(f, 2, i)?,

@@ -57,12 +57,47 @@ pub enum Base {
     Param(u16),
 }
 
+/// In a release of a lock held in a field, [`LockId::Field`]'s part for "the read or the write
+/// lock, whichever is held" (`StampedLock.unlock(stamp)`).
+pub const EITHER_PART: u8 = 3;
+
+/// The part of a lock that a lock operation takes or gives back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// A `Lock`, or one part of a `ReadWriteLock` that its receiver names.
+    Whole,
+    /// The read lock of a `StampedLock`.
+    Read,
+    /// The write lock of a `StampedLock`.
+    Write,
+    /// The read or the write lock of a `StampedLock`, whichever the stamp is of.
+    Either,
+}
+
+/// What a call does to a lock (see [`ThreadSafeList::lock_op`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockOp {
+    Acquire(Part),
+    /// Acquires the lock when its outcome says so (`true`, or a stamp other than 0).
+    TryAcquire(Part),
+    Release(Part),
+}
+
+impl LockOp {
+    /// Takes the lock (or tries to).
+    pub fn takes(self) -> bool {
+        !matches!(self, LockOp::Release(_))
+    }
+}
+
 /// The identity of a lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LockId {
     This,
     Class(u64),
     Param(u16),
+    /// The lock held in a field; the part of a read-write lock: 0 the whole lock, 1 its read
+    /// lock, 2 its write lock ([`EITHER_PART`]: whichever is held, in a release only).
     Field(Base, u32, u8),
     /// The one lock of all `@Atomic` regions (they are transactions).
     Atomic,
@@ -112,8 +147,9 @@ pub fn class_synchronizes(p: &Program, c: &Class) -> bool {
                 code.insns.iter().any(|i| match i.op {
                     crate::bytecode::Op::MonitorEnter => true,
                     crate::bytecode::Op::Invoke(k, r) => {
-                        (call_locks_directly(p, c.member(r), k)
-                            && p.thread_safe.is_lock(&c.member(r).class))
+                        (k != InvokeKind::Static
+                            && (p.thread_safe.lock_op(&c.member(r).class, &c.member(r).name))
+                                .is_some_and(LockOp::takes))
                             || ci.is_some_and(|ci| calls_acquire_helper(p, ci, r))
                     }
                     _ => false,
@@ -237,7 +273,10 @@ impl LockState {
 
     /// Release `lock`. Returns the site of the region that ended, if one did.
     pub fn release(&mut self, lock: LockId) -> Option<u32> {
-        let pos = if lock.nameable() {
+        let pos = if let LockId::Field(b, f, EITHER_PART) = lock {
+            (self.held.iter())
+                .rposition(|h| matches!(h.lock, LockId::Field(hb, hf, 1 | 2) if hb == b && hf == f))
+        } else if lock.nameable() {
             self.held.iter().rposition(|h| h.lock == lock)
         } else {
             self.held
@@ -368,6 +407,8 @@ pub struct ThreadSafeList {
     classes: FxHashSet<String>,
     factories: Pairs,
     locks: FxHashSet<String>,
+    /// Read-write locks whose acquisitions return a stamp (`StampedLock`).
+    stamped: FxHashSet<String>,
     conditions: FxHashSet<String>,
     /// Method names, or names with descriptors.
     validating: Pairs,
@@ -470,6 +511,7 @@ impl ThreadSafeList {
             let set = match kind {
                 "class" => &mut self.classes,
                 "lock" => &mut self.locks,
+                "stamped" => &mut self.stamped,
                 "condition" => &mut self.conditions,
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
@@ -501,6 +543,34 @@ impl ThreadSafeList {
     }
     pub fn is_lock(&self, name: &str) -> bool {
         self.locks.contains(name)
+    }
+    /// What the instance method `name` of `class` does to the lock it is called on: a `Lock`'s
+    /// `lock()`, `tryLock()` and `unlock()`, and a `StampedLock`'s acquisitions and releases
+    /// of its read and write locks (a stamped lock is a read-write lock whose acquisitions
+    /// return a stamp, 0 for a failed try).
+    pub fn lock_op(&self, class: &str, name: &str) -> Option<LockOp> {
+        use LockOp::*;
+        // The name first: most calls are no lock operation, and then no class is looked up.
+        let of_lock = match name {
+            "lock" | "lockInterruptibly" => Some(Acquire(Part::Whole)),
+            "tryLock" => Some(TryAcquire(Part::Whole)),
+            "unlock" => Some(Release(Part::Whole)),
+            _ => None,
+        };
+        if of_lock.is_some() && self.locks.contains(class) {
+            return of_lock;
+        }
+        let of_stamped = match name {
+            "writeLock" | "writeLockInterruptibly" => Some(Acquire(Part::Write)),
+            "readLock" | "readLockInterruptibly" => Some(Acquire(Part::Read)),
+            "tryWriteLock" => Some(TryAcquire(Part::Write)),
+            "tryReadLock" => Some(TryAcquire(Part::Read)),
+            "unlockWrite" | "tryUnlockWrite" => Some(Release(Part::Write)),
+            "unlockRead" | "tryUnlockRead" => Some(Release(Part::Read)),
+            "unlock" => Some(Release(Part::Either)),
+            _ => None,
+        };
+        of_stamped.filter(|_| self.stamped.contains(class))
     }
     pub fn is_condition(&self, name: &str) -> bool {
         self.conditions.contains(name)
@@ -852,19 +922,15 @@ pub enum RegionCall {
 /// by the engine. [`call_effect`] finishes the classification with the receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallTarget {
-    Acquire,
-    TryAcquire,
-    Release,
+    /// A lock operation (see [`ThreadSafeList::lock_op`]).
+    Lock(LockOp),
     /// `Object.wait(..)`: re-acquires the receiver.
     Wait,
     /// `Condition.await*(..)`: re-acquires the lock of the innermost region.
     Await,
     /// A method of a thread-safe library class (unless the receiver is local); `validates`:
     /// compare-and-set style or a conditional update.
-    ThreadSafe {
-        returns: Returns,
-        validates: bool,
-    },
+    ThreadSafe { returns: Returns, validates: bool },
     /// A method of a thread-safe class that reads only immutable state (`length()` of an
     /// atomic array): an ordinary call.
     Immutable,
@@ -932,13 +998,8 @@ pub fn resolve_call(
         return CallTarget::Clock;
     }
     if instance {
-        if ts.is_lock(class) {
-            match name {
-                "lock" | "lockInterruptibly" => return CallTarget::Acquire,
-                "tryLock" => return CallTarget::TryAcquire,
-                "unlock" => return CallTarget::Release,
-                _ => {}
-            }
+        if let Some(op) = ts.lock_op(class, name) {
+            return CallTarget::Lock(op);
         }
         if let Some(wait) = wait_target(ts, r) {
             return wait;
@@ -1009,6 +1070,13 @@ pub fn call_effect(
 ) -> CallEffect {
     let p = caller.program;
     let lock_of_receiver = || LockId::of(receiver, site);
+    // A stamped lock's read or write lock: a part of the lock its field holds.
+    let lock_part = |part: Part| match (receiver, part) {
+        (Sym::Field(b, f), Part::Read) => LockId::Field(b, f, 1),
+        (Sym::Field(b, f), Part::Write) => LockId::Field(b, f, 2),
+        (Sym::Field(b, f), Part::Either) => LockId::Field(b, f, EITHER_PART),
+        _ => lock_of_receiver(),
+    };
     let thread_safe_region = |returns: Returns, validates: bool| CallEffect::Region {
         lock: lock_of_receiver(),
         kind: if validates {
@@ -1034,9 +1102,9 @@ pub fn call_effect(
         thread_safe_region(r.0, r.1)
     };
     match target {
-        CallTarget::Acquire => CallEffect::Acquire(lock_of_receiver()),
-        CallTarget::TryAcquire => CallEffect::TryAcquire(lock_of_receiver()),
-        CallTarget::Release => CallEffect::Release(lock_of_receiver()),
+        CallTarget::Lock(LockOp::Acquire(part)) => CallEffect::Acquire(lock_part(part)),
+        CallTarget::Lock(LockOp::TryAcquire(part)) => CallEffect::TryAcquire(lock_part(part)),
+        CallTarget::Lock(LockOp::Release(part)) => CallEffect::Release(lock_part(part)),
         CallTarget::Wait => CallEffect::Wait(Some(lock_of_receiver())),
         CallTarget::Await => CallEffect::Wait(None),
         CallTarget::ThreadSafe { returns, validates } => {
@@ -1445,7 +1513,7 @@ pub fn call_locks_directly(program: &Program, r: &MemberRef, kind: InvokeKind) -
     if kind == InvokeKind::Static {
         return false;
     }
-    (ts.is_lock(&r.class) && matches!(&*r.name, "lock" | "lockInterruptibly" | "tryLock"))
+    ts.lock_op(&r.class, &r.name).is_some_and(LockOp::takes)
         || (ts.is_class(&r.class)
             && !is_object_method(&r.name)
             && !ts.is_plain(&r.class, &r.name)
@@ -1455,6 +1523,41 @@ pub fn call_locks_directly(program: &Program, r: &MemberRef, kind: InvokeKind) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lock_operations_of_locks_and_stamped_locks() {
+        let l = ThreadSafeList::builtin();
+        let op = |c: &str, n: &str| l.lock_op(c, n);
+        let lock = "java/util/concurrent/locks/ReentrantLock";
+        let stamped = "java/util/concurrent/locks/StampedLock";
+        assert_eq!(op(lock, "lock"), Some(LockOp::Acquire(Part::Whole)));
+        assert_eq!(op(lock, "tryLock"), Some(LockOp::TryAcquire(Part::Whole)));
+        assert_eq!(op(lock, "unlock"), Some(LockOp::Release(Part::Whole)));
+        assert_eq!(op(lock, "newCondition"), None);
+        assert_eq!(op(stamped, "writeLock"), Some(LockOp::Acquire(Part::Write)));
+        assert_eq!(
+            op(stamped, "readLockInterruptibly"),
+            Some(LockOp::Acquire(Part::Read))
+        );
+        assert_eq!(
+            op(stamped, "tryWriteLock"),
+            Some(LockOp::TryAcquire(Part::Write))
+        );
+        assert_eq!(op(stamped, "unlockRead"), Some(LockOp::Release(Part::Read)));
+        assert_eq!(op(stamped, "unlock"), Some(LockOp::Release(Part::Either)));
+        // An optimistic read takes no lock; a `ReadWriteLock`'s `writeLock()` returns a part.
+        assert_eq!(op(stamped, "tryOptimisticRead"), None);
+        let rw = "java/util/concurrent/locks/ReentrantReadWriteLock";
+        assert_eq!(op(rw, "writeLock"), None);
+        // Releasing "either part" gives back the part that is held.
+        let mut s = LockState::default();
+        s.acquire(LockId::Field(Base::This, 2, 1), 4);
+        assert_eq!(
+            s.release(LockId::Field(Base::This, 2, EITHER_PART)),
+            Some(4)
+        );
+        assert!(s.held.is_empty());
+    }
 
     #[test]
     fn a_lock_taken_at_two_sites_is_held_after_the_join() {

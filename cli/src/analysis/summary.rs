@@ -740,7 +740,10 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                     }
                     Some(super::sharing::FlagOp::Read) | None => {}
                 }
-                if kind == InvokeKind::Static || !prog.thread_safe.is_lock(&mr.class) {
+                let op = (kind != InvokeKind::Static)
+                    .then(|| prog.thread_safe.lock_op(&mr.class, &mr.name))
+                    .flatten();
+                let Some(op) = op else {
                     if &*mr.name == "wait"
                         || prog.thread_safe.is_condition(&mr.class)
                         || prog
@@ -750,12 +753,13 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                         return None;
                     }
                     continue;
-                }
-                match &*mr.name {
-                    "lock" | "lockInterruptibly" => takes = true,
-                    "unlock" => releases = true,
-                    "tryLock" => return None,
-                    _ => continue,
+                };
+                // A helper takes or gives back one whole lock (a stamped lock's stamp is the
+                // caller's to keep: not a helper).
+                match op {
+                    locks::LockOp::Acquire(locks::Part::Whole) => takes = true,
+                    locks::LockOp::Release(locks::Part::Whole) => releases = true,
+                    _ => return None,
                 }
                 ops.push(at as u32);
             }
@@ -820,8 +824,8 @@ fn unlocks(p: &Program, id: MethodId) -> bool {
         .flat_map(|code| &code.insns)
         .any(|i| {
             matches!(i.op, Op::Invoke(k, r) if k != crate::bytecode::InvokeKind::Static
-            && &*c.member(r).name == "unlock"
-            && p.thread_safe.is_lock(&c.member(r).class))
+            && matches!(p.thread_safe.lock_op(&c.member(r).class, &c.member(r).name),
+                Some(locks::LockOp::Release(_))))
         })
 }
 
@@ -930,8 +934,8 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     Op::Invoke(kind, r) => {
                         let mr = c.member(r);
                         (kind != InvokeKind::Static
-                            && p.thread_safe.is_lock(&mr.class)
-                            && matches!(&*mr.name, "lock" | "lockInterruptibly" | "tryLock"))
+                            && (p.thread_safe.lock_op(&mr.class, &mr.name))
+                                .is_some_and(locks::LockOp::takes))
                             || locks::calls_acquire_helper(p, id.class, r)
                     }
                     _ => false,
