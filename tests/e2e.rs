@@ -3032,3 +3032,65 @@ public final class PageStore {
         );
     }
 }
+
+#[test]
+fn a_plain_collection_under_a_lock_is_shared_by_the_threads_a_program_starts() {
+    const REGISTRY: &str = r#"package e2e.contents;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public final class Registry {
+    private final Map<String, Object> entries = new HashMap<>();
+
+    public Object register(String name) {
+        Object e;
+        synchronized (this) {
+            e = entries.get(name);
+        }
+        if (e == null) {
+            e = new Object();
+            synchronized (this) {
+                entries.put(name, e); // CHECKED-BEFORE
+            }
+        }
+        return e;
+    }
+}
+"#;
+    const APP: &str = r#"package e2e.contents;
+
+public final class App {
+    public static void main(String[] args) {
+        Registry r = new Registry();
+        for (int i = 0; i < 2; i++) {
+            new Thread(() -> r.register("x")).start();
+        }
+    }
+}
+"#;
+    let line = line_of(REGISTRY, "// CHECKED-BEFORE");
+    let reported = |with_app: bool| {
+        let name = if with_app { "app" } else { "lib" };
+        let src = common::scratch_dir(&format!("contents-{name}-src"));
+        let out = common::scratch_dir(&format!("contents-{name}-out"));
+        let mut files = vec![("e2e/contents/Registry.java", REGISTRY)];
+        if with_app {
+            files.push(("e2e/contents/App.java", APP));
+        }
+        common::compile_sources(&src, &out, "17", &files);
+        let (run, report) = scan_json(&[&out], &["--rules", "causal-stale-value"]);
+        let hit = (report.findings_of("causal-stale-value").iter())
+            .any(|f| f.class == "e2e.contents.Registry" && f.line == Some(line));
+        (hit, run.describe())
+    };
+    // A library: nothing says its callers share the registry.
+    let (hit, describe) = reported(false);
+    assert!(
+        !hit,
+        "a library's plain map is its callers' own\n{describe}"
+    );
+    // An application whose threads share one registry: the miss decides the put.
+    let (hit, describe) = reported(true);
+    assert!(hit, "two started threads can both miss and put\n{describe}");
+}

@@ -409,6 +409,8 @@ pub struct ThreadSafeList {
     locks: FxHashSet<String>,
     /// Read-write locks whose acquisitions return a stamp (`StampedLock`).
     stamped: FxHashSet<String>,
+    /// Plain (not thread-safe) collections of the platform and their interfaces.
+    collections: FxHashSet<String>,
     conditions: FxHashSet<String>,
     /// Method names, or names with descriptors.
     validating: Pairs,
@@ -512,6 +514,7 @@ impl ThreadSafeList {
                 "class" => &mut self.classes,
                 "lock" => &mut self.locks,
                 "stamped" => &mut self.stamped,
+                "collection" => &mut self.collections,
                 "condition" => &mut self.conditions,
                 "checked" => &mut self.checked,
                 "view" => &mut self.views,
@@ -543,6 +546,11 @@ impl ThreadSafeList {
     }
     pub fn is_lock(&self, name: &str) -> bool {
         self.locks.contains(name)
+    }
+    /// A plain collection of the platform, or one of its interfaces (see
+    /// [`crate::whole::causal::CONTENTS`]).
+    pub fn is_collection(&self, name: &str) -> bool {
+        self.collections.contains(name)
     }
     /// What the instance method `name` of `class` does to the lock it is called on: a `Lock`'s
     /// `lock()`, `tryLock()` and `unlock()`, and a `StampedLock`'s acquisitions and releases
@@ -590,6 +598,14 @@ impl ThreadSafeList {
             .get(name)
             .copied()
             .unwrap_or(STATE_READ | STATE_WRITE)
+    }
+
+    /// How a method of a plain collection accesses its contents: as [`Self::state_access`]
+    /// lists it, and a method not listed only reads them (the listed writes are the ways to
+    /// change a collection; a method of a subtype that the list does not name is taken for a
+    /// query rather than for an update nothing shows).
+    pub fn contents_access(&self, name: &str) -> u8 {
+        self.state.get(name).copied().unwrap_or(STATE_READ)
     }
 
     /// A plain (non-atomic) heap access of a thread-safe class (`VarHandle.get`).

@@ -206,7 +206,10 @@ fn enclosed(
     f: &Flow,
 ) -> bool {
     let kind = crate::whole::causal::var_kind(f.src.var);
-    if f.src.loc.method != mid || kind == crate::whole::causal::ELEMENTS {
+    if f.src.loc.method != mid
+        || kind == crate::whole::causal::ELEMENTS
+        || kind == crate::whole::causal::CONTENTS
+    {
         return false;
     }
     let across = guards::held_across(p, mid, f.src.loc.at, f.entry_at);

@@ -393,6 +393,18 @@ fn check_class(
     }
 }
 
+/// A view's variables without the contents of plain collections ([`causal::CONTENTS`]): the
+/// stale values of a plain collection are `causal-stale-value`'s; this rule relates fields and
+/// thread-safe objects.
+fn related_vars(s: &[Var]) -> std::borrow::Cow<'_, [Var]> {
+    let contents = |x: &Var| causal::var_kind(*x) == causal::CONTENTS;
+    if s.iter().any(contents) {
+        std::borrow::Cow::Owned(s.iter().copied().filter(|x| !contents(x)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
 /// Check view consistency; returns the diagnostics in scanned classes.
 pub fn check(
     p: &Program,
@@ -426,8 +438,8 @@ pub fn check(
         .par_iter()
         .map(|rv| {
             let mut h = crate::fxhash::FxHasher::default();
-            rv.reads.hash(&mut h);
-            rv.writes.hash(&mut h);
+            related_vars(&rv.reads).hash(&mut h);
+            related_vars(&rv.writes).hash(&mut h);
             v.reached_by[rv.node].hash(&mut h);
             crate::fxhash::mix(h.finish())
         })
@@ -444,7 +456,9 @@ pub fn check(
         let firsts = first_of.entry(view_hash[i]).or_default();
         let same = |k: &usize| {
             let o = &g.views[*k];
-            o.reads == rv.reads && o.writes == rv.writes && *v.reached_by[o.node] == *runners
+            related_vars(&o.reads) == related_vars(&rv.reads)
+                && related_vars(&o.writes) == related_vars(&rv.writes)
+                && *v.reached_by[o.node] == *runners
         };
         if let Some(&k) = firsts.iter().find(|k| same(k)) {
             repeated += 1;
@@ -457,7 +471,8 @@ pub fn check(
         firsts.push(i);
         let next_id = thread_sets.len() as u32;
         let tid = *thread_sets.entry(runners).or_insert(next_id);
-        let (r, w) = (&rv.reads, &rv.writes);
+        let (r, w) = (related_vars(&rv.reads), related_vars(&rv.writes));
+        let (r, w) = (&r[..], &w[..]);
         let (mut a, mut b) = (0, 0);
         loop {
             let ca = (a < r.len()).then(|| class_at(r, a));

@@ -49,7 +49,7 @@ use crate::bytecode::{Class, Code, Konst, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
-/// A global variable: `field id * 4 + kind` ([`FIELD`], [`ELEMENTS`], [`STATE`]).
+/// A global variable: `field id * 4 + kind` ([`FIELD`], [`ELEMENTS`], [`STATE`], [`CONTENTS`]).
 pub type Var = u32;
 /// The value of the field.
 pub const FIELD: u32 = 0;
@@ -57,6 +57,10 @@ pub const FIELD: u32 = 0;
 pub const ELEMENTS: u32 = 1;
 /// The abstract state of the thread-safe object held in the field.
 pub const STATE: u32 = 2;
+/// The contents of the plain collection of the platform held in the field (a `HashMap`, an
+/// `ArrayList`: not thread-safe, no region of its own): its methods read and write them in the
+/// caller's critical sections, as array accesses read and write an array's [`ELEMENTS`].
+pub const CONTENTS: u32 = 3;
 
 pub fn var_of(field: FieldId, kind: u32) -> Var {
     field * 4 + kind
@@ -75,6 +79,7 @@ pub fn describe_var(p: &Program, fields: &FieldTable, v: Var) -> String {
     match var_kind(v) {
         ELEMENTS => format!("the elements of `{simple}.{name}`"),
         STATE => format!("the state of `{simple}.{name}`"),
+        CONTENTS => format!("the contents of `{simple}.{name}`"),
         _ => format!("`{simple}.{name}`"),
     }
 }
@@ -818,6 +823,12 @@ impl Run<'_> {
             let mut reads: Vec<(GAccess, u32, u32)> = Vec::new();
             for b in bits(a) {
                 if let Src::Atomic(g) = self.srcs[b] {
+                    // A plain collection's contents are followed as values (stale across
+                    // critical sections), not paired with other fields: the high-level data
+                    // races stay those of fields and thread-safe objects.
+                    if var_kind(g.var) == CONTENTS {
+                        continue;
+                    }
                     let left = if v.left & (1 << b) != 0 {
                         self.left_at[b]
                     } else {
@@ -1221,15 +1232,19 @@ impl Run<'_> {
         }
     }
 
-    /// Record that `var` is written from (or under a condition on) the globals among `src`.
+    /// Record that `var` is written from (or under a condition on) the globals among `src`. A
+    /// plain collection's contents relate no fields (see [`CONTENTS`]).
     fn depend(&mut self, src: u64, var: Var) {
+        if var_kind(var) == CONTENTS {
+            return;
+        }
         for b in bits(src & !PARAM_MASK) {
             let x = match self.srcs.get(b) {
                 Some(Src::Atomic(g)) => g.var,
                 Some(Src::Plain(x, _)) => *x,
                 _ => continue,
             };
-            if x == var || self.out.depends.len() >= MAX_LIST {
+            if x == var || var_kind(x) == CONTENTS || self.out.depends.len() >= MAX_LIST {
                 continue;
             }
             let pair = (x.min(var), x.max(var));
@@ -1392,6 +1407,70 @@ impl Run<'_> {
         result
     }
 
+    /// A call on a plain collection of the platform that a field holds, made in a critical
+    /// section (the method's own or its callers'): a read or a write of the field's
+    /// [`CONTENTS`], as an array load or store is of its elements (the method name says which:
+    /// [`locks::ThreadSafeList::state_access`]). `None` for any other call, and for one made
+    /// holding no lock (a plain collection used without a lock is a data race, or the thread's
+    /// own, not a value carried between critical sections).
+    fn collection_call(&mut self, cx: &StepCx, inputs: &[Val], ctl: Val) -> Option<Val> {
+        let Some(&Op::Invoke(kind, r)) = self.code.insns.get(cx.at as usize).map(|i| &i.op) else {
+            return None;
+        };
+        let m = self.class.member(r);
+        let ts = &self.p.thread_safe;
+        // A collection whose code is in the program (the platform's own modules scanned) is
+        // analysed through it.
+        if kind == crate::bytecode::InvokeKind::Static
+            || cx.region.is_none()
+            || !ts.is_collection(&m.class)
+            || self.p.resolved(self.id.class, r).is_some()
+            || matches!(
+                &*m.name,
+                "<init>" | "equals" | "hashCode" | "toString" | "getClass"
+            )
+        {
+            return None;
+        }
+        let recv = inputs.first()?;
+        let var = self.derived_var(recv.field, CONTENTS)?;
+        let at = cx.at;
+        let access = ts.contents_access(&m.name);
+        let (returns, validates) = ts.library_call(&m.name, &m.desc, cx.produces);
+        let data = union(inputs.get(1..).unwrap_or(&[]));
+        let on = object_on(*recv);
+        let mut v = union(inputs).or(ctl);
+        if cx.record {
+            self.access(at, var, access, None);
+        }
+        if access & READ != 0 && returns == Returns::Shared {
+            v = v.or(self.read(at, var, cx.region, None));
+        }
+        // A read by index decided by an earlier look at the size, as on a thread-safe list.
+        if let (0, true, Some(site)) = (access & WRITE, cx.record, Self::own(cx.region)) {
+            if m.desc.starts_with("(I") {
+                let dst = GAccess {
+                    var,
+                    node: self.node,
+                    site,
+                    loc: self.loc(at),
+                };
+                self.flow(self.ctl_flow(ctl), 0, (dst, on), (at, site), Edge::Index);
+            }
+        }
+        if access & WRITE != 0 && cx.record {
+            // A checked update (`putIfAbsent`, `remove(k, v)`) decides on the contents it
+            // writes: nothing stale reaches it.
+            if !validates {
+                let w = (data.or(self.ctl_flow(ctl)), on);
+                self.write(at, var, w, data.data, cx.region, self.loc(at), false);
+            }
+            self.define(at, data.or(ctl), Some(var));
+        }
+        v.field = 0;
+        Some(v)
+    }
+
     fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
         let v = self.call_effect(cx, effect, inputs, ctl);
         // The platform's `clone()` (`super.clone()`, an array's): a copy, a new object as one
@@ -1448,6 +1527,9 @@ impl Run<'_> {
                 v.local = m.desc.ends_with(&format!(")L{};", m.class));
                 return v;
             }
+        }
+        if let Some(v) = self.collection_call(cx, inputs, ctl) {
+            return v;
         }
         let outs = self.outs;
         let views = self.views;

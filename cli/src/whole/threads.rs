@@ -216,13 +216,20 @@ pub fn conflict_on(
     (a, b): (u32, u32),
     var: crate::whole::causal::Var,
 ) -> bool {
-    use crate::whole::causal::{var_field, var_kind, STATE};
+    use crate::whole::causal::{var_field, var_kind, CONTENTS, STATE};
     let field = var_field(var);
     let callers = threads[a as usize].callers && threads[b as usize].callers;
     if callers
         && var_kind(var) == STATE
         && !callers_share(p, fields, field, &p.config.thread_safe_annotations)
     {
+        return false;
+    }
+    // A plain collection's contents: nothing in a library says that its unknown callers share
+    // the object that holds one (a concurrent collection is chosen for concurrent use; a
+    // `HashMap` under a lock is as often the per-request or per-configuration state of the
+    // caller that made its holder). Only the threads a program starts race on them.
+    if callers && var_kind(var) == CONTENTS {
         return false;
     }
     conflict(threads, a, b, fields.owner(field).0)
