@@ -3042,6 +3042,24 @@ import java.util.Map;
 
 public final class Registry {
     private final Map<String, Object> entries = new HashMap<>();
+    private final java.util.List<String> names = new java.util.ArrayList<>();
+
+    public synchronized int size() {
+        return names.size();
+    }
+
+    public synchronized String get(int i) {
+        return names.get(i);
+    }
+
+    public synchronized void clear() {
+        names.clear();
+    }
+
+    public String last() {
+        int n = size();
+        return n > 0 ? get(n - 1) : null; // SIZE-BEFORE
+    }
 
     public Object register(String name) {
         Object e;
@@ -3065,11 +3083,16 @@ public final class App {
         Registry r = new Registry();
         for (int i = 0; i < 2; i++) {
             new Thread(() -> r.register("x")).start();
+            new Thread(r::clear).start();
+            new Thread(r::last).start();
         }
     }
 }
 "#;
-    let line = line_of(REGISTRY, "// CHECKED-BEFORE");
+    let lines = [
+        line_of(REGISTRY, "// CHECKED-BEFORE"),
+        line_of(REGISTRY, "// SIZE-BEFORE"),
+    ];
     let reported = |with_app: bool| {
         let name = if with_app { "app" } else { "lib" };
         let src = common::scratch_dir(&format!("contents-{name}-src"));
@@ -3080,17 +3103,25 @@ public final class App {
         }
         common::compile_sources(&src, &out, "17", &files);
         let (run, report) = scan_json(&[&out], &["--rules", "causal-stale-value"]);
-        let hit = (report.findings_of("causal-stale-value").iter())
-            .any(|f| f.class == "e2e.contents.Registry" && f.line == Some(line));
-        (hit, run.describe())
+        let hits = lines.map(|line| {
+            (report.findings_of("causal-stale-value").iter())
+                .any(|f| f.class == "e2e.contents.Registry" && f.line == Some(line))
+        });
+        (hits, run.describe())
     };
     // A library: nothing says its callers share the registry.
-    let (hit, describe) = reported(false);
-    assert!(
-        !hit,
-        "a library's plain map is its callers' own\n{describe}"
+    let (hits, describe) = reported(false);
+    assert_eq!(
+        hits,
+        [false, false],
+        "a library's plain collections are its callers' own\n{describe}"
     );
-    // An application whose threads share one registry: the miss decides the put.
-    let (hit, describe) = reported(true);
-    assert!(hit, "two started threads can both miss and put\n{describe}");
+    // An application whose threads share one registry: the miss decides the put, and the size
+    // decides the read by index through the registry's own synchronized methods.
+    let (hits, describe) = reported(true);
+    assert_eq!(
+        hits,
+        [true, true],
+        "two started threads share the registry\n{describe}"
+    );
 }

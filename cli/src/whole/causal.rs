@@ -143,6 +143,10 @@ pub struct Summary {
     /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
     /// them).
     pub writes: Vec<GAccess>,
+    /// Reads by index of a collection in its own regions (`synchronized Object get(int i) {
+    /// return items.get(i); }`): a caller's condition on a size read before decides whether the
+    /// index is used, as it would on the collection itself.
+    pub index_reads: Vec<GAccess>,
     /// Writes outside every region.
     pub plain_writes: Vec<(Var, Loc)>,
     /// Variables it updates in its own regions, compare-and-sets included.
@@ -1365,6 +1369,7 @@ impl Run<'_> {
                     site: cx.at,
                     loc: self.loc(cx.at),
                 };
+                push_capped(&mut self.out.summary.index_reads, dst);
                 self.flow(
                     self.ctl_flow(ctl),
                     0,
@@ -1455,6 +1460,7 @@ impl Run<'_> {
                     site,
                     loc: self.loc(at),
                 };
+                push_capped(&mut self.out.summary.index_reads, dst);
                 self.flow(self.ctl_flow(ctl), 0, (dst, on), (at, site), Edge::Index);
             }
         }
@@ -1737,6 +1743,11 @@ impl Run<'_> {
                 // away to be evidence.
                 for &x in &s.updated {
                     push_capped(&mut self.out.summary.updated, x);
+                }
+                // A condition on a size read before decides the callee's read by index.
+                for &w in &s.index_reads {
+                    let dst = (w, on_arg(s, &w));
+                    self.flow(fctl, 0, dst, (cx.at, cx.at), Edge::Index);
                 }
                 for &w in &s.writes {
                     if !rechecked(&w) {
