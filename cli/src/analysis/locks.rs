@@ -308,6 +308,20 @@ impl LockState {
                     site: a.site.min(b.site),
                     count: a.count.min(b.count),
                 });
+            } else if let (LockId::Field(ab, af, ap @ 1..=2), LockId::Field(bb, bf, bp @ 1..=2)) =
+                (a.lock, b.lock)
+            {
+                // One read-write lock held on both paths, in read mode on one and write mode on
+                // the other (a stamped lock's read lock converted, or given back and the write
+                // lock taken, in a retry loop): held, as its read lock (the weaker).
+                if (ab, af) != (bb, bf) || ap == bp {
+                    break;
+                }
+                held.push(Held {
+                    lock: LockId::Field(ab, af, 1),
+                    site: a.site.min(b.site),
+                    count: a.count.min(b.count),
+                });
             } else {
                 break;
             }
@@ -1596,6 +1610,12 @@ mod tests {
             .join(&state(LockId::Site(5), 7))
             .held
             .is_empty());
+        // A read-write lock's read part on one path, its write part on the other: held.
+        let (r, w) = (
+            LockId::Field(Base::This, 5, 1),
+            LockId::Field(Base::This, 5, 2),
+        );
+        assert_eq!(state(r, 9).join(&state(w, 4)).outermost(), Some((r, 4)));
         // One site on both paths: as before.
         assert_eq!(
             state(LockId::Site(5), 7)
