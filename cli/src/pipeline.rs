@@ -79,6 +79,10 @@ pub struct ScanOutput {
     pub suppressions: Vec<(String, crate::bytecode::SuppressAnnotation)>,
     /// The atomic sections for the run-time agent, when asked for.
     pub sections: Option<(crate::sections::SectionsFile, crate::sections::Counts)>,
+    /// The analysed program, handed over with the results: freeing a large program (hundreds
+    /// of thousands of small allocations) takes a noticeable share of a scan, and a caller about
+    /// to exit need not pay it (the binary leaks it).
+    pub program: Option<Program>,
 }
 
 /// What a long scan tells about itself while it runs: which phase, and how far it is. The core
@@ -306,15 +310,13 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
     let sections = opts
         .sections
         .then(|| crate::sections::build(&program, &diagnostics));
-    // Freeing the model of a large program (hundreds of thousands of small allocations) takes a
-    // noticeable share of a scan; do it beside the output instead of before it.
-    std::thread::spawn(move || drop(program));
     ScanOutput {
         diagnostics,
         problems,
         stats,
         suppressions,
         sections,
+        program: Some(program),
     }
 }
 
