@@ -1412,12 +1412,11 @@ impl Run<'_> {
         result
     }
 
-    /// A call on a plain collection of the platform that a field holds, made in a critical
-    /// section (the method's own or its callers'): a read or a write of the field's
-    /// [`CONTENTS`], as an array load or store is of its elements (the method name says which:
-    /// [`locks::ThreadSafeList::state_access`]). `None` for any other call, and for one made
-    /// holding no lock (a plain collection used without a lock is a data race, or the thread's
-    /// own, not a value carried between critical sections).
+    /// A call on a plain collection of the platform that a field holds: a read or a write of the
+    /// field's [`CONTENTS`] in the critical section the call is made in (the method's own, its
+    /// callers', or none: a look made holding no lock is stale from the start, as an unlocked
+    /// read of a field is), as an array load or store is of its elements (the method name says
+    /// which: [`locks::ThreadSafeList::contents_access`]). `None` for any other call.
     fn collection_call(&mut self, cx: &StepCx, inputs: &[Val], ctl: Val) -> Option<Val> {
         let Some(&Op::Invoke(kind, r)) = self.code.insns.get(cx.at as usize).map(|i| &i.op) else {
             return None;
@@ -1427,7 +1426,6 @@ impl Run<'_> {
         // A collection whose code is in the program (the platform's own modules scanned) is
         // analysed through it.
         if kind == crate::bytecode::InvokeKind::Static
-            || cx.region.is_none()
             || !ts.is_collection(&m.class)
             || self.p.resolved(self.id.class, r).is_some()
             || matches!(
