@@ -58,8 +58,9 @@ pub const ELEMENTS: u32 = 1;
 /// The abstract state of the thread-safe object held in the field.
 pub const STATE: u32 = 2;
 /// The contents of the plain collection of the platform held in the field (a `HashMap`, an
-/// `ArrayList`: not thread-safe, no region of its own): its methods read and write them in the
-/// caller's critical sections, as array accesses read and write an array's [`ELEMENTS`].
+/// `ArrayList`: not thread-safe, no region of its own): its methods read and write them where
+/// they are called (in the caller's critical section, or outside any), as array accesses read
+/// and write an array's [`ELEMENTS`].
 pub const CONTENTS: u32 = 3;
 
 pub fn var_of(field: FieldId, kind: u32) -> Var {
