@@ -206,16 +206,18 @@ fn describe_region(class: &Class, method: &Method, code: &Code, site: u32) -> St
             match &*m.name {
                 "lock" | "lockInterruptibly" => format!("the `lock()` region{line}"),
                 // A stamped lock's read or write lock.
-                n @ ("writeLock"
-                | "readLock"
-                | "writeLockInterruptibly"
-                | "readLockInterruptibly") => format!("the `{n}()` region{line}"),
+                n if stamped_takes(n) => format!("the `{n}()` region{line}"),
                 _ => format!("the critical section of `{}()`{line}", m.name),
             }
         }
         Some(Op::If { .. }) => format!("the `tryLock()` region{line}"),
         _ => format!("the critical section{line}"),
     }
+}
+
+/// A `StampedLock` method named `name` that takes one of its locks.
+fn stamped_takes(name: &str) -> bool {
+    crate::analysis::locks::stamped_op(name).is_some_and(crate::analysis::locks::LockOp::takes)
 }
 
 /// The boundary at which the value went stale (or left its block).
@@ -233,11 +235,10 @@ fn describe_boundary(class: &Class, code: &Code, at: u32) -> String {
             match &*m.name {
                 "lock" | "lockInterruptibly" => "`lock()` acquires a lock here".to_string(),
                 "unlock" => "`unlock()` releases the lock here".to_string(),
-                n @ ("writeLock"
-                | "readLock"
-                | "writeLockInterruptibly"
-                | "readLockInterruptibly") => format!("`{n}()` acquires a lock here"),
-                n @ ("unlockWrite" | "unlockRead") => format!("`{n}()` releases the lock here"),
+                n if stamped_takes(n) => format!("`{n}()` acquires a lock here"),
+                n if crate::analysis::locks::stamped_op(n).is_some() => {
+                    format!("`{n}()` releases the lock here")
+                }
                 "wait" => "`wait()` releases the lock here and re-acquires it".to_string(),
                 n if n.starts_with("await") => {
                     format!("`{n}()` releases the lock here and re-acquires it")
@@ -527,15 +528,7 @@ pub fn region_words(
         .unwrap_or_default();
     match callee {
         Some((name, _))
-            if matches!(
-                &*name,
-                "lock"
-                    | "lockInterruptibly"
-                    | "writeLock"
-                    | "readLock"
-                    | "writeLockInterruptibly"
-                    | "readLockInterruptibly"
-            ) =>
+            if matches!(&*name, "lock" | "lockInterruptibly") || stamped_takes(&name) =>
         {
             format!("the critical section{line} of `{simple}.{}()`", method.name)
         }

@@ -82,7 +82,7 @@ pub struct ScanOutput {
     /// The analysed program, handed over with the results: freeing a large program (hundreds
     /// of thousands of small allocations) takes a noticeable share of a scan, and a caller about
     /// to exit need not pay it (the binary leaks it).
-    pub program: Option<Program>,
+    pub program: Program,
 }
 
 /// What a long scan tells about itself while it runs: which phase, and how far it is. The core
@@ -316,7 +316,7 @@ pub fn scan(opts: &ScanOptions, progress: &dyn Progress) -> ScanOutput {
         stats,
         suppressions,
         sections,
-        program: Some(program),
+        program,
     }
 }
 

@@ -74,6 +74,21 @@ pub enum Part {
     Either,
 }
 
+/// What the method `name` of a `StampedLock` does to it (see [`ThreadSafeList::lock_op`]).
+pub fn stamped_op(name: &str) -> Option<LockOp> {
+    use LockOp::*;
+    match name {
+        "writeLock" | "writeLockInterruptibly" => Some(Acquire(Part::Write)),
+        "readLock" | "readLockInterruptibly" => Some(Acquire(Part::Read)),
+        "tryWriteLock" => Some(TryAcquire(Part::Write)),
+        "tryReadLock" => Some(TryAcquire(Part::Read)),
+        "unlockWrite" | "tryUnlockWrite" => Some(Release(Part::Write)),
+        "unlockRead" | "tryUnlockRead" => Some(Release(Part::Read)),
+        "unlock" => Some(Release(Part::Either)),
+        _ => None,
+    }
+}
+
 /// What a call does to a lock (see [`ThreadSafeList::lock_op`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LockOp {
@@ -302,29 +317,23 @@ impl LockState {
             // One lock acquired on each path at its own site (`if (!l.tryLock()) return;` on
             // one arm, `l.lock()` on the other) is held after the join all the same: one
             // region from here on, named by the earlier site on every path.
-            if a.lock == b.lock && (a.site == b.site || a.lock.nameable()) {
-                held.push(Held {
-                    lock: a.lock,
-                    site: a.site.min(b.site),
-                    count: a.count.min(b.count),
-                });
-            } else if let (LockId::Field(ab, af, ap @ 1..=2), LockId::Field(bb, bf, bp @ 1..=2)) =
-                (a.lock, b.lock)
-            {
-                // One read-write lock held on both paths, in read mode on one and write mode on
-                // the other (a stamped lock's read lock converted, or given back and the write
-                // lock taken, in a retry loop): held, as its read lock (the weaker).
-                if (ab, af) != (bb, bf) || ap == bp {
-                    break;
+            // One read-write lock held on both paths, in read mode on one and write mode on the
+            // other (a stamped lock's read lock converted, or given back and the write lock
+            // taken, in a retry loop): held, as its read lock (the weaker).
+            let lock = match (a.lock, b.lock) {
+                (x, y) if x == y && (a.site == b.site || x.nameable()) => x,
+                (LockId::Field(ab, af, 1..=2), LockId::Field(bb, bf, 1..=2))
+                    if (ab, af) == (bb, bf) =>
+                {
+                    LockId::Field(ab, af, 1)
                 }
-                held.push(Held {
-                    lock: LockId::Field(ab, af, 1),
-                    site: a.site.min(b.site),
-                    count: a.count.min(b.count),
-                });
-            } else {
-                break;
-            }
+                _ => break,
+            };
+            held.push(Held {
+                lock,
+                site: a.site.min(b.site),
+                count: a.count.min(b.count),
+            });
         }
         LockState { held }
     }
@@ -582,17 +591,7 @@ impl ThreadSafeList {
         if of_lock.is_some() && self.locks.contains(class) {
             return of_lock;
         }
-        let of_stamped = match name {
-            "writeLock" | "writeLockInterruptibly" => Some(Acquire(Part::Write)),
-            "readLock" | "readLockInterruptibly" => Some(Acquire(Part::Read)),
-            "tryWriteLock" => Some(TryAcquire(Part::Write)),
-            "tryReadLock" => Some(TryAcquire(Part::Read)),
-            "unlockWrite" | "tryUnlockWrite" => Some(Release(Part::Write)),
-            "unlockRead" | "tryUnlockRead" => Some(Release(Part::Read)),
-            "unlock" => Some(Release(Part::Either)),
-            _ => None,
-        };
-        of_stamped.filter(|_| self.stamped.contains(class))
+        stamped_op(name).filter(|_| self.stamped.contains(class))
     }
     pub fn is_condition(&self, name: &str) -> bool {
         self.conditions.contains(name)
@@ -857,7 +856,7 @@ pub fn calls_platform_copy(
 }
 
 /// Methods of `java.lang.Object` (and constructors): never a region on their own.
-fn is_object_method(name: &str) -> bool {
+pub(crate) fn is_object_method(name: &str) -> bool {
     matches!(
         name,
         "<init>"
@@ -1102,8 +1101,9 @@ pub fn call_effect(
     let lock_of_receiver = || LockId::of(receiver, site);
     // A stamped lock's read or write lock: a part of the lock its field holds.
     let lock_part = |part: Part| match (receiver, part) {
-        (Sym::Field(b, f), Part::Read) => LockId::Field(b, f, 1),
-        (Sym::Field(b, f), Part::Write) => LockId::Field(b, f, 2),
+        (Sym::Field(b, f), Part::Read | Part::Write) => {
+            LockId::of(Sym::RwPart(b, f, part == Part::Write), site)
+        }
         (Sym::Field(b, f), Part::Either) => LockId::Field(b, f, EITHER_PART),
         _ => lock_of_receiver(),
     };

@@ -433,13 +433,15 @@ pub fn check(
     // its class runs would be found a duplicate. Found in parallel, by hash, before the
     // sequential partition (large programs repeat whole views: the same callee's scope under
     // many locks).
-    let view_hash: Vec<u64> = g
-        .views
-        .par_iter()
-        .map(|rv| {
+    // Each view's (reads, writes) of the variables this rule relates.
+    let vars: Vec<_> = (g.views.iter())
+        .map(|rv| (related_vars(&rv.reads), related_vars(&rv.writes)))
+        .collect();
+    let view_hash: Vec<u64> = (g.views.par_iter().zip(&vars))
+        .map(|(rv, (reads, writes))| {
             let mut h = crate::fxhash::FxHasher::default();
-            related_vars(&rv.reads).hash(&mut h);
-            related_vars(&rv.writes).hash(&mut h);
+            reads.hash(&mut h);
+            writes.hash(&mut h);
             v.reached_by[rv.node].hash(&mut h);
             crate::fxhash::mix(h.finish())
         })
@@ -454,12 +456,7 @@ pub fn check(
             continue;
         }
         let firsts = first_of.entry(view_hash[i]).or_default();
-        let same = |k: &usize| {
-            let o = &g.views[*k];
-            related_vars(&o.reads) == related_vars(&rv.reads)
-                && related_vars(&o.writes) == related_vars(&rv.writes)
-                && *v.reached_by[o.node] == *runners
-        };
+        let same = |k: &usize| vars[*k] == vars[i] && *v.reached_by[g.views[*k].node] == *runners;
         if let Some(&k) = firsts.iter().find(|k| same(k)) {
             repeated += 1;
             let e = equal_to.entry(k).or_default();
@@ -471,8 +468,7 @@ pub fn check(
         firsts.push(i);
         let next_id = thread_sets.len() as u32;
         let tid = *thread_sets.entry(runners).or_insert(next_id);
-        let (r, w) = (related_vars(&rv.reads), related_vars(&rv.writes));
-        let (r, w) = (&r[..], &w[..]);
+        let (r, w) = (&vars[i].0[..], &vars[i].1[..]);
         let (mut a, mut b) = (0, 0);
         loop {
             let ca = (a < r.len()).then(|| class_at(r, a));

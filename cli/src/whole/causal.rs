@@ -1364,20 +1364,7 @@ impl Run<'_> {
             // A read by index decided by an earlier look at the size (`i < v.size()`, then
             // `v.get(i)`): the decision alone flows (the index need not come from the size).
             if access & WRITE == 0 && cx.record && self.class.member(r).desc.starts_with("(I") {
-                let dst = GAccess {
-                    var,
-                    node: self.node,
-                    site: cx.at,
-                    loc: self.loc(cx.at),
-                };
-                push_capped(&mut self.out.summary.index_reads, dst);
-                self.flow(
-                    self.ctl_flow(ctl),
-                    0,
-                    (dst, on),
-                    (cx.at, cx.at),
-                    Edge::Index,
-                );
+                self.index_read(var, (cx.at, cx.at), on, ctl);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -1413,6 +1400,20 @@ impl Run<'_> {
         result
     }
 
+    /// A read by index of `var` at `at` in the region at `site` (recording pass): the condition
+    /// `ctl` on an earlier look at the size decides it (the index need not come from the size),
+    /// here and, through [`Summary::index_reads`], in the callers.
+    fn index_read(&mut self, var: Var, (at, site): (u32, u32), on: u8, ctl: Val) {
+        let dst = GAccess {
+            var,
+            node: self.node,
+            site,
+            loc: self.loc(at),
+        };
+        push_capped(&mut self.out.summary.index_reads, dst);
+        self.flow(self.ctl_flow(ctl), 0, (dst, on), (at, site), Edge::Index);
+    }
+
     /// A call on a plain collection of the platform that a field holds: a read or a write of the
     /// field's [`CONTENTS`] in the critical section the call is made in (the method's own, its
     /// callers', or none: a look made holding no lock is stale from the start, as an unlocked
@@ -1429,10 +1430,7 @@ impl Run<'_> {
         if kind == crate::bytecode::InvokeKind::Static
             || !ts.is_collection(&m.class)
             || self.p.resolved(self.id.class, r).is_some()
-            || matches!(
-                &*m.name,
-                "<init>" | "equals" | "hashCode" | "toString" | "getClass"
-            )
+            || locks::is_object_method(&m.name)
         {
             return None;
         }
@@ -1453,14 +1451,7 @@ impl Run<'_> {
         // A read by index decided by an earlier look at the size, as on a thread-safe list.
         if let (0, true, Some(site)) = (access & WRITE, cx.record, Self::own(cx.region)) {
             if m.desc.starts_with("(I") {
-                let dst = GAccess {
-                    var,
-                    node: self.node,
-                    site,
-                    loc: self.loc(at),
-                };
-                push_capped(&mut self.out.summary.index_reads, dst);
-                self.flow(self.ctl_flow(ctl), 0, (dst, on), (at, site), Edge::Index);
+                self.index_read(var, (at, site), on, ctl);
             }
         }
         if access & WRITE != 0 && cx.record {
