@@ -1,8 +1,6 @@
 //! The whole program as the analyses see it: every parsed class (scanned and `--classpath`),
 //! an index by name, method resolution through the hierarchy, and the method summaries.
 
-use std::collections::HashSet;
-
 use rayon::prelude::*;
 
 use crate::fxhash::FxHashMap;
@@ -29,6 +27,9 @@ pub struct Program {
     by_name: FxHashMap<Box<str>, u32>,
     /// Direct subclasses and implementors of each class.
     subtypes: FxHashMap<u32, Vec<u32>>,
+    /// Each class's superclass and direct superinterfaces that the program has, by index
+    /// (`u32::MAX`: no superclass loaded): what method and field resolution walk.
+    direct_supers: Vec<(u32, Box<[u32]>)>,
     /// Every class's supertypes, for [`Program::is_subclass_of`].
     supertypes: Supertypes,
     pub config: AnalysisConfig,
@@ -89,6 +90,15 @@ impl Program {
                 }
             }
         }
+        let direct_supers = classes
+            .par_iter()
+            .with_max_len(crate::PAR_CHUNK)
+            .map(|c| {
+                let sup = c.super_name.as_deref().and_then(|s| by_name.get(s));
+                let ifaces = c.interfaces.iter().filter_map(|i| by_name.get(i).copied());
+                (sup.copied().unwrap_or(u32::MAX), ifaces.collect())
+            })
+            .collect();
         let supertypes = Supertypes::new(&classes, &by_name);
         let mut thread_safe = ThreadSafeList::builtin();
         for c in &config.thread_safe_classes {
@@ -110,6 +120,7 @@ impl Program {
             classes,
             by_name,
             subtypes,
+            direct_supers,
             supertypes,
             config,
             thread_safe,
@@ -427,21 +438,12 @@ impl Program {
                 return Some(m);
             }
             chain.push(ci);
-            cur = self
-                .class(ci)
-                .super_name
-                .as_deref()
-                .and_then(|s| self.class_index(s));
+            cur = self.superclass(ci);
         }
         let mut stack: Vec<u32> = Vec::new();
         let mut seen: Vec<u32> = Vec::new();
         for &ci in &chain {
-            stack.extend(
-                self.class(ci)
-                    .interfaces
-                    .iter()
-                    .filter_map(|i| self.class_index(i)),
-            );
+            stack.extend(self.interfaces(ci));
         }
         while let Some(ci) = stack.pop() {
             if seen.contains(&ci) || seen.len() > 256 {
@@ -451,14 +453,20 @@ impl Program {
             if let Some(m) = find(ci) {
                 return Some(m);
             }
-            stack.extend(
-                self.class(ci)
-                    .interfaces
-                    .iter()
-                    .filter_map(|i| self.class_index(i)),
-            );
+            stack.extend(self.interfaces(ci));
         }
         None
+    }
+
+    /// The superclass of class `ci`, when the program has it.
+    fn superclass(&self, ci: u32) -> Option<u32> {
+        let sup = self.direct_supers[ci as usize].0;
+        (sup != u32::MAX).then_some(sup)
+    }
+
+    /// The direct superinterfaces of class `ci` that the program has.
+    fn interfaces(&self, ci: u32) -> impl Iterator<Item = u32> + '_ {
+        self.direct_supers[ci as usize].1.iter().copied()
     }
 
     /// The declaring class and index of a field reference `class.name` (JVM field resolution:
@@ -471,18 +479,16 @@ impl Program {
             if let Some(fi) = c.fields.iter().position(|f| &*f.name == name) {
                 return Some((ci, fi as u32));
             }
-            for i in &c.interfaces {
-                if let Some(ii) = self.class_index(i) {
-                    if let Some(fi) = self.class(ii).fields.iter().position(|f| &*f.name == name) {
-                        return Some((ii, fi as u32));
-                    }
+            for ii in self.interfaces(ci) {
+                if let Some(fi) = self.class(ii).fields.iter().position(|f| &*f.name == name) {
+                    return Some((ii, fi as u32));
                 }
             }
             steps += 1;
             if steps > 64 {
                 break;
             }
-            cur = c.super_name.as_deref().and_then(|s| self.class_index(s));
+            cur = self.superclass(ci);
         }
         None
     }
@@ -590,7 +596,11 @@ impl Program {
         let m = self.method(id);
         let mut out = Vec::new();
         let mut stack = vec![id.class];
-        let mut seen = HashSet::new();
+        let mut seen: crate::fxhash::FxHashSet<u32> = Default::default();
+        // What each class reached resolves the method to: a subclass that does not declare it
+        // inherits its superclass's (looked up once, not again from every subclass).
+        let mut inherited: FxHashMap<u32, MethodId> = FxHashMap::default();
+        use crate::bytecode::acc::INTERFACE;
         while let Some(c) = stack.pop() {
             if !seen.insert(c) {
                 continue;
@@ -599,11 +609,11 @@ impl Program {
                 let sc = self.class(s);
                 // Declared in the subtype, or (for a concrete class) inherited from one of its
                 // superclasses: `class SyncStore extends BaseStore implements Store`.
-                let found = match sc
+                let declared = sc
                     .methods
                     .iter()
-                    .position(|x| x.name == m.name && x.descriptor == m.descriptor)
-                {
+                    .position(|x| x.name == m.name && x.descriptor == m.descriptor);
+                let found = match declared {
                     Some(mi) => Some(MethodId {
                         class: s,
                         method: mi as u32,
@@ -612,10 +622,22 @@ impl Program {
                         & (crate::bytecode::acc::ABSTRACT | crate::bytecode::acc::INTERFACE)
                         == 0 =>
                     {
-                        self.resolve(&sc.name, &m.name, &m.descriptor)
+                        // Reached from a class, `s` extends it: its superclass chain finds
+                        // what that class's found first (an interface's default method, or
+                        // nothing, is looked up again: `s` may implement more interfaces).
+                        match inherited.get(&c) {
+                            Some(&known) => Some(known),
+                            None => self.resolve(&sc.name, &m.name, &m.descriptor),
+                        }
                     }
                     None => None,
                 };
+                let in_class = |t: MethodId| self.class(t.class).access & INTERFACE == 0;
+                if sc.access & INTERFACE == 0 {
+                    if let Some(t) = found.filter(|&t| in_class(t)) {
+                        inherited.insert(s, t);
+                    }
+                }
                 // Only a class whose objects can exist receives the call (rapid type analysis,
                 // with what a library's users can create counted as created).
                 let live = self.live.get(s as usize).copied().unwrap_or(true);

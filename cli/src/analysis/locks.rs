@@ -198,7 +198,7 @@ fn flag_lock_op(caller: &Caller<'_>, receiver: Sym, site: u32) -> Option<FlagOp>
 fn wait_target(ts: &ThreadSafeList, r: &MemberRef) -> Option<CallTarget> {
     if &*r.name == "wait" && matches!(&*r.desc, "()V" | "(J)V" | "(JI)V") {
         Some(CallTarget::Wait)
-    } else if ts.is_condition(&r.class) && r.name.starts_with("await") {
+    } else if r.name.starts_with("await") && ts.is_condition(&r.class) {
         Some(CallTarget::Await)
     } else {
         None
@@ -482,6 +482,9 @@ pub struct ThreadSafeList {
     /// Methods of an interface that its contract calls serially on one object (`serial`):
     /// `interface.method`.
     serial: Pairs,
+    /// Every class any class-keyed list names ([`ThreadSafeList::mentions`]), gathered on first
+    /// use after the last change.
+    mentioned: std::sync::OnceLock<FxHashSet<Box<str>>>,
 }
 
 /// A method of a thread-safe object reads its state.
@@ -496,8 +499,46 @@ impl ThreadSafeList {
         l
     }
 
+    /// Whether any class-keyed list names `class` (a thread-safe class, a lock, a condition, a
+    /// message or clock API, an immutable or plain method's class, ...): one look-up that rules
+    /// out all of them for the program's own classes, which most calls are to.
+    pub fn mentions(&self, class: &str) -> bool {
+        self.mentioned
+            .get_or_init(|| {
+                let keys = |p: &Pairs| p.0.keys().cloned().collect::<Vec<_>>();
+                let sets = [
+                    &self.classes,
+                    &self.locks,
+                    &self.stamped,
+                    &self.collections,
+                    &self.conditions,
+                    &self.inherited,
+                    &self.values,
+                    &self.confined,
+                    &self.legacy,
+                    &self.scalars,
+                ];
+                let pairs = [
+                    &self.factories,
+                    &self.immutable,
+                    &self.formats,
+                    &self.plain,
+                    &self.clocks,
+                    &self.reflective,
+                    &self.serial,
+                ];
+                (sets
+                    .iter()
+                    .flat_map(|s| s.iter().map(|c| c.as_str().into())))
+                .chain(pairs.iter().flat_map(|p| keys(p)))
+                .collect()
+            })
+            .contains(class)
+    }
+
     /// Add the entries of a list in the data-file format (lines `class|factory|lock|condition NAME`).
     pub fn extend_from(&mut self, text: &str) {
+        self.mentioned = Default::default();
         for line in text.lines() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -735,6 +776,7 @@ impl ThreadSafeList {
     /// no logger. `supertypes(i)` gives the indices of all of class `i`'s supertypes (those past
     /// the end of `classes` are not loaded, and not loggers).
     pub fn add_loggers<'s>(&mut self, classes: &[Class], supertypes: impl Fn(usize) -> &'s [u32]) {
+        self.mentioned = Default::default();
         use rayon::prelude::*;
         let own: Vec<Vec<&'static str>> = classes
             .par_iter()
@@ -766,6 +808,7 @@ impl ThreadSafeList {
         names: &[&'a str],
         supertypes: impl Fn(&str) -> Vec<&'a str> + Sync,
     ) {
+        self.mentioned = Default::default();
         use rayon::prelude::*;
         let found: Vec<(u8, String)> = names
             .par_iter()
@@ -997,8 +1040,8 @@ pub enum CallTarget {
         atomic: bool,
         /// `synchronized` callee of the caller's abstraction.
         same_abstraction: bool,
-        /// Hash of the callee's class (for `static synchronized`).
-        class_hash: u64,
+        /// The callee's class (its monitor, for `static synchronized`).
+        callee_class: u32,
         /// An instance method that may be called on a thread-safe field.
         maybe_thread_safe: bool,
         returns: bool,
@@ -1020,21 +1063,24 @@ pub fn resolve_call(
     let name = &*r.name;
     let returns = r.ret_slots > 0;
     let instance = kind != InvokeKind::Static;
-    if ts.is_format(class, name) {
+    // Most calls are to classes no list names: one look-up rules out the lists.
+    let listed = ts.mentions(class);
+    if listed && ts.is_format(class, name) {
         return CallTarget::Format;
     }
-    if ts.is_clock(class, name) {
+    if listed && ts.is_clock(class, name) {
         return CallTarget::Clock;
     }
     if instance {
-        if let Some(op) = ts.lock_op(class, name) {
+        if let Some(op) = ts.lock_op(class, name).filter(|_| listed) {
             return CallTarget::Lock(op);
         }
         if let Some(wait) = wait_target(ts, r) {
             return wait;
         }
-        let library_method = ts.is_class(class)
-            || (ts.inherits_class(class) && p.resolved(caller.class_id, ref_id).is_none());
+        let library_method = listed
+            && (ts.is_class(class)
+                || (ts.inherits_class(class) && p.resolved(caller.class_id, ref_id).is_none()));
         if library_method && !is_object_method(name) {
             if ts.is_immutable(class, name) {
                 return CallTarget::Immutable;
@@ -1068,7 +1114,6 @@ pub fn resolve_call(
     };
     let s = p.summary(target);
     let callee = p.method(target);
-    let callee_class = &*p.class(target.class).name;
     CallTarget::Method {
         locks: s.locks,
         reads_heap: s.reads_heap,
@@ -1080,8 +1125,8 @@ pub fn resolve_call(
         own_lock: s.own_lock,
         atomic: callee.has_annotation_named(&p.config.atomic_annotations),
         same_abstraction: callee.is_synchronized()
-            && p.same_abstraction(&caller.class.name, callee_class),
-        class_hash: class_hash(callee_class),
+            && p.same_abstraction(&caller.class.name, &p.class(target.class).name),
+        callee_class: target.class,
         maybe_thread_safe,
         returns,
         helper: s.lock_helper,
@@ -1201,7 +1246,7 @@ pub fn call_effect(
             own_lock,
             atomic,
             same_abstraction,
-            class_hash,
+            callee_class,
             maybe_thread_safe,
             returns,
             helper,
@@ -1243,7 +1288,7 @@ pub fn call_effect(
             } else {
                 match own_lock {
                     Some(OwnLock::Receiver) if kind != InvokeKind::Static => lock_of_receiver(),
-                    Some(OwnLock::Class) => LockId::Class(class_hash),
+                    Some(OwnLock::Class) => LockId::Class(class_hash(&p.class(callee_class).name)),
                     Some(OwnLock::Atomic) => LockId::Atomic,
                     _ => LockId::Site(site),
                 }
@@ -1543,11 +1588,12 @@ pub fn call_locks_directly(program: &Program, r: &MemberRef, kind: InvokeKind) -
     if kind == InvokeKind::Static {
         return false;
     }
-    ts.lock_op(&r.class, &r.name).is_some_and(LockOp::takes)
-        || (ts.is_class(&r.class)
-            && !is_object_method(&r.name)
-            && !ts.is_plain(&r.class, &r.name)
-            && !ts.is_immutable(&r.class, &r.name))
+    ts.mentions(&r.class)
+        && (ts.lock_op(&r.class, &r.name).is_some_and(LockOp::takes)
+            || (ts.is_class(&r.class)
+                && !is_object_method(&r.name)
+                && !ts.is_plain(&r.class, &r.name)
+                && !ts.is_immutable(&r.class, &r.name)))
 }
 
 #[cfg(test)]

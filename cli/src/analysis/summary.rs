@@ -268,41 +268,22 @@ const RETURN_ROUNDS: usize = 4;
 /// take the union of their implementations.
 pub fn compute_returns(p: &mut Program, callers: &Callers) {
     let t_start = std::time::Instant::now();
-    let candidates: Vec<MethodId> = p
-        .classes
-        .iter()
-        .enumerate()
-        .flat_map(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                (m.code.is_some() && !m.descriptor.ends_with(")V")).then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                })
+    let prog: &Program = p;
+    let candidates: Vec<MethodId> = methods_where(prog, |_, m| {
+        m.code.is_some() && !m.descriptor.ends_with(")V")
+    })
+    .into_iter()
+    .filter(|&id| prog.summary(id).locks)
+    .collect();
+    let abstracts: Vec<(MethodId, Vec<MethodId>)> =
+        methods_where(prog, |_, m| m.access & acc::ABSTRACT != 0)
+            .into_par_iter()
+            .filter(|&id| prog.summary(id).locks)
+            .map(|id| {
+                let impls = prog.implementations(id, crate::program::MAX_IMPLEMENTATIONS);
+                (id, impls.unwrap_or_default())
             })
-        })
-        .filter(|&id| p.summary(id).locks)
-        .collect();
-    let abstracts: Vec<(MethodId, Vec<MethodId>)> = p
-        .classes
-        .iter()
-        .enumerate()
-        .flat_map(|(ci, c)| {
-            c.methods.iter().enumerate().filter_map(move |(mi, m)| {
-                (m.access & acc::ABSTRACT != 0).then_some(MethodId {
-                    class: ci as u32,
-                    method: mi as u32,
-                })
-            })
-        })
-        .filter(|&id| p.summary(id).locks)
-        .map(|id| {
-            (
-                id,
-                p.implementations(id, crate::program::MAX_IMPLEMENTATIONS)
-                    .unwrap_or_default(),
-            )
-        })
-        .collect();
+            .collect();
     let t_setup = t_start.elapsed();
     // Round one looks at every candidate; later rounds only at the callers of methods that
     // changed in the round before (nothing else can change).
@@ -451,12 +432,10 @@ fn methods_where(
 /// returns, on every path, an object allocated here, a constant, or the result of another
 /// factory. In rounds, so that factories calling factories are found.
 pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
+    // `...)Lx;`, `...)[I`, `...)[[J`: an object or an array (a return type never holds a `)`).
     let returns_object = |m: &crate::bytecode::Method| {
-        m.descriptor.ends_with(';')
-            || m.descriptor
-                .rsplit(')')
-                .next()
-                .is_some_and(|r| r.starts_with('['))
+        let d = m.descriptor.as_bytes();
+        d.ends_with(b";") || (d.iter().rev().take_while(|&&b| b != b')')).any(|&b| b == b'[')
     };
     // Round one: the methods that return an object and allocate one; later rounds: their
     // callers that return an object (a factory calling a factory).
@@ -581,7 +560,7 @@ fn fresh_before(
 /// wrappers of wrappers are found.
 pub fn compute_clocks(p: &mut Program, callers: &Callers) {
     let number = |m: &crate::bytecode::Method| {
-        matches!(m.descriptor.rsplit(')').next(), Some("J" | "I" | "D"))
+        matches!(m.descriptor.as_bytes(), [.., b')', b'J' | b'I' | b'D'])
     };
     // Round one: the methods that call a clock of the platform; later rounds: the callers of
     // those found.
@@ -1162,15 +1141,18 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     }
     // Callers that run only while their object is constructed: their calls on `this` are no
     // calls another thread makes (see above).
-    let mut init_only: FxHashMap<u32, Vec<bool>> = FxHashMap::default();
-    let mut constructing: FxHashSet<MethodId> = FxHashSet::default();
-    for &id in wanted.keys().filter(|&&id| may_construct(id)) {
-        let init = (init_only.entry(id.class))
-            .or_insert_with(|| super::sharing::init_only_methods(p.class(id.class)));
-        if init[id.method as usize] {
-            constructing.insert(id);
+    let constructing: FxHashSet<MethodId> = {
+        let mut by_class: FxHashMap<u32, Vec<MethodId>> = FxHashMap::default();
+        for &id in wanted.keys().filter(|&&id| may_construct(id)) {
+            by_class.entry(id.class).or_default().push(id);
         }
-    }
+        (by_class.into_par_iter())
+            .flat_map_iter(|(class, ids)| {
+                let init = super::sharing::init_only_methods(p.class(class));
+                ids.into_iter().filter(move |id| init[id.method as usize])
+            })
+            .collect()
+    };
     // (locks held, the call is made on `this`) at each site of a caller that takes locks (or
     // that constructs).
     let held: FxHashMap<(MethodId, u32), (Vec<LockId>, bool)> = wanted

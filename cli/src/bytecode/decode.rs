@@ -258,10 +258,13 @@ const UNRESOLVED: RefId = RefId::MAX;
 
 impl<'a> RefTable<'a> {
     pub fn new(pool: &Pool<'a>) -> Self {
+        // Sized for the pool: a class's references and their strings are about as many as its
+        // pool entries, and growing the tables took a tenth of the decoding.
+        let n = pool.entries.len();
         RefTable {
-            refs: Vec::new(),
-            strings: FxHashMap::default(),
-            index: FxHashMap::default(),
+            refs: Vec::with_capacity(n / 4),
+            strings: FxHashMap::with_capacity_and_hasher(n / 2, Default::default()),
+            index: FxHashMap::with_capacity_and_hasher(n / 4, Default::default()),
             by_pool_index: vec![UNRESOLVED; pool.entries.len()],
         }
     }
