@@ -623,6 +623,17 @@ impl ThreadSafeList {
     pub fn lock_op(&self, class: &str, name: &str) -> Option<LockOp> {
         use LockOp::*;
         // The name first: most calls are no lock operation, and then no class is looked up.
+        // Every lock operation's name ends so (`lock`, `tryLock`, `lockInterruptibly`,
+        // `unlockRead`, `unlockWrite`): a test of three bytes before any comparison.
+        if !matches!(
+            name.as_bytes(),
+            [.., b'o', b'c', b'k']
+                | [.., b'b', b'l', b'y']
+                | [.., b'e', b'a', b'd']
+                | [.., b'i', b't', b'e']
+        ) {
+            return None;
+        }
         let of_lock = match name {
             "lock" | "lockInterruptibly" => Some(Acquire(Part::Whole)),
             "tryLock" => Some(TryAcquire(Part::Whole)),
@@ -1621,6 +1632,26 @@ mod tests {
         );
         assert_eq!(op(stamped, "unlockRead"), Some(LockOp::Release(Part::Read)));
         assert_eq!(op(stamped, "unlock"), Some(LockOp::Release(Part::Either)));
+        // Every name of a stamped lock's operations passes the quick test on the name's end.
+        for name in [
+            "writeLock",
+            "writeLockInterruptibly",
+            "readLock",
+            "readLockInterruptibly",
+            "tryWriteLock",
+            "tryReadLock",
+            "unlockWrite",
+            "tryUnlockWrite",
+            "unlockRead",
+            "tryUnlockRead",
+        ] {
+            assert_eq!(op(stamped, name), stamped_op(name), "{name}");
+            assert!(op(stamped, name).is_some(), "{name}");
+        }
+        assert_eq!(
+            op(lock, "lockInterruptibly"),
+            Some(LockOp::Acquire(Part::Whole))
+        );
         // An optimistic read takes no lock; a `ReadWriteLock`'s `writeLock()` returns a part.
         assert_eq!(op(stamped, "tryOptimisticRead"), None);
         let rw = "java/util/concurrent/locks/ReentrantReadWriteLock";

@@ -158,6 +158,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
         };
     };
     s.returns_this = returns_this(m, code);
+    let constructor = &*m.name == "<init>";
     let mut extra_locking = false;
     for insn in &code.insns {
         match &insn.op {
@@ -167,7 +168,7 @@ fn direct_facts(p: &Program, id: MethodId) -> Direct {
             Op::ArrayLoad(_) | Op::ArrayLength => s.reads_heap = true,
             Op::PutField(_) | Op::PutStatic(_) | Op::ArrayStore(_) => {
                 // A constructor's stores build the object under construction.
-                s.writes_heap |= &*m.name != "<init>";
+                s.writes_heap |= !constructor;
             }
             Op::MonitorEnter => {
                 s.locks = true;
