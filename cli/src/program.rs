@@ -520,7 +520,7 @@ impl Program {
     /// left unused) receives no virtual call: dispatch goes to what exists, not to every
     /// subtype the class hierarchy names (issue 12's "calls to code that never runs there").
     fn live_classes(&self) -> (Vec<bool>, Vec<bool>) {
-        use crate::bytecode::{acc, Op};
+        use crate::bytecode::acc;
         let mut live: Vec<bool> = self
             .par_classes()
             .map(|c| {
@@ -531,21 +531,14 @@ impl Program {
                     })
             })
             .collect();
+        // The classes a `new` names: each is one reference of its class (the decoder makes one
+        // for `new` alone, named `<new>`), so the references say it without a look at the code.
         let created: Vec<u32> = self
             .par_classes()
             .flat_map_iter(|c| {
-                let mut out = Vec::new();
-                for insn in c
-                    .methods
-                    .iter()
-                    .flat_map(|m| m.code.iter())
-                    .flat_map(|k| &k.insns)
-                {
-                    if let Op::New(r) = insn.op {
-                        out.extend(self.class_index(&c.member(r).class));
-                    }
-                }
-                out
+                (c.refs.iter())
+                    .filter(|r| !r.is_method && &*r.name == crate::bytecode::NEW_REF)
+                    .filter_map(|r| self.class_index(&r.class))
             })
             .collect();
         for i in created {

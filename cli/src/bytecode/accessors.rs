@@ -25,8 +25,9 @@ enum Access {
 
 /// The access a static synthetic method makes, if it is a plain accessor.
 fn accessor(c: &Class, m: &super::model::Method) -> Option<Access> {
-    if !m.name.starts_with("access$")
-        || m.access & (acc::STATIC | acc::SYNTHETIC) != acc::STATIC | acc::SYNTHETIC
+    // The flags first: they are in the method itself, its name is another allocation.
+    if m.access & (acc::STATIC | acc::SYNTHETIC) != acc::STATIC | acc::SYNTHETIC
+        || !m.name.starts_with("access$")
     {
         return None;
     }
@@ -93,6 +94,10 @@ pub fn inline(classes: &mut [Class]) {
         .with_max_len(crate::PAR_CHUNK)
         .for_each(|c| {
             let Class { refs, methods, .. } = c;
+            // Most classes call no accessor: their references say so without a look at the code.
+            if !refs.iter().any(|r| r.name.starts_with("access$")) {
+                return;
+            }
             for m in methods.iter_mut() {
                 let Some(code) = m.code.as_mut() else {
                     continue;

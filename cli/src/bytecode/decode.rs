@@ -327,7 +327,12 @@ impl<'a> RefTable<'a> {
             }
             (RefKind::New, Entry::Class(_)) => {
                 let class = pool.class_name(idx)?;
-                self.intern(class, Cow::Borrowed("<new>"), Cow::Borrowed(""), kind)
+                self.intern(
+                    class,
+                    Cow::Borrowed(super::NEW_REF),
+                    Cow::Borrowed(""),
+                    kind,
+                )
             }
             (RefKind::Indy, Entry::Dynamic(bsm, nat)) if pool.tag(idx) == TAG_INVOKE_DYNAMIC => {
                 // Keyed by the bootstrap index, so call sites with the same name and type but

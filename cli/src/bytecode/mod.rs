@@ -11,3 +11,7 @@ pub mod parse;
 pub use model::*;
 #[cfg(test)]
 mod parse_tests;
+
+/// The name of the reference a `new` instruction makes for the class it instantiates (one per
+/// class named, with an empty descriptor): the references of a class list what it creates.
+pub const NEW_REF: &str = "<new>";
