@@ -3034,6 +3034,118 @@ public final class PageStore {
 }
 
 #[test]
+fn a_look_taken_again_after_a_wait_is_read_in_the_critical_section_the_wait_took_up_again() {
+    const QUEUE: &str = r#"package e2e.await;
+
+import java.util.Collection;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+public final class SizedQueue {
+    static final class Item {
+        final String name;
+        final int size;
+
+        Item(String name, int size) {
+            this.name = name;
+            this.size = size;
+        }
+    }
+
+    private final Lock lock = new ReentrantLock();
+    private final Condition notEmpty = lock.newCondition();
+    private final Queue<Item> items = new ConcurrentLinkedQueue<>();
+    private int bytes;
+    private boolean closed;
+
+    public void add(String name, int size) {
+        lock.lock();
+        try {
+            items.add(new Item(name, size));
+            bytes += size;
+            notEmpty.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int drainTo(Collection<String> out, int max) {
+        int taken = 0;
+        Item head;
+        lock.lock();
+        try {
+            while (!closed && ((head = items.peek()) != null || taken == 0)) {
+                if (head != null) {
+                    if (taken + head.size > max) {
+                        break;
+                    }
+                    items.poll();
+                    bytes -= head.size; // QUIET-LOOKED-AGAIN
+                    taken += head.size;
+                    out.add(head.name);
+                } else {
+                    try {
+                        notEmpty.await();
+                    } catch (InterruptedException e) {
+                        break;
+                    }
+                }
+            }
+            return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int behindHead() throws InterruptedException {
+        lock.lock();
+        try {
+            Item head = items.peek();
+            while (bytes < 16 && !closed) {
+                notEmpty.await();
+            }
+            int first = head == null ? 0 : head.size;
+            return bytes - first; // BUGGY-BEFORE-THE-WAIT
+        } finally {
+            lock.unlock();
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("await-loop-src");
+    let lib = common::scratch_dir("await-loop-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/await/SizedQueue.java", QUEUE)]);
+    let (run, report) = scan_json(&[&lib], &["--rules", "high-level-data-race"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    let lines: Vec<u32> = (report.findings_of("high-level-data-race").iter())
+        .filter(|f| f.class == "e2e.await.SizedQueue")
+        .filter_map(|f| f.line)
+        .collect();
+    // The head is looked at again at the top of each iteration, after the wait took the lock up
+    // again: the look and the byte count are from one critical section.
+    assert!(
+        !lines.contains(&line_of(QUEUE, "// QUIET-LOOKED-AGAIN")),
+        "the head and the byte count are read in one critical section\n{}",
+        run.describe()
+    );
+    // A look taken before the wait, combined with a count read after it: two sections.
+    assert!(
+        lines.contains(&line_of(QUEUE, "// BUGGY-BEFORE-THE-WAIT")),
+        "the head was looked at before the wait gave the lock up\n{}",
+        run.describe()
+    );
+}
+
+#[test]
 fn a_plain_collection_under_a_lock_is_shared_by_the_threads_a_program_starts() {
     const REGISTRY: &str = r#"package e2e.contents;
 

@@ -404,6 +404,41 @@ pub struct Val {
     mine: u64,
 }
 
+/// Where the instances of a read carried by one value may be ([`Run::define`]): inside their
+/// region (`NO_LEFT`) or left at a place, at most two of them; none when they cannot all be in
+/// one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Places([u32; 2]);
+
+impl Places {
+    const NONE: u32 = u32::MAX - 2;
+
+    fn one(a: u32) -> Places {
+        Places([a, Self::NONE])
+    }
+
+    fn two(a: u32, b: u32) -> Places {
+        Places([a, b])
+    }
+
+    /// The places both may be.
+    fn and(self, o: Places) -> Places {
+        let mut out = [Self::NONE; 2];
+        let mut k = 0;
+        for x in self.0 {
+            if x != Self::NONE && o.0.contains(&x) && !out.contains(&x) {
+                out[k] = x;
+                k += 1;
+            }
+        }
+        Places(out)
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == [Self::NONE; 2]
+    }
+}
+
 /// The cases of [`Val::flag`].
 const NULL: usize = 0;
 const ZERO: usize = 1;
@@ -822,10 +857,12 @@ impl Run<'_> {
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
         let a = v.src & self.atomic;
         if a.count_ones() >= 2 {
-            // (read, the call it was imported through, where it left its region: `NO_LEFT`
-            // while it is inside, `MIXED` for several instances that left at different places)
-            const MIXED: u32 = NO_LEFT - 1;
-            let mut reads: Vec<(GAccess, u32, u32)> = Vec::new();
+            // (read, the call it was imported through, where its instances may be: `NO_LEFT`
+            // inside their region, or the place where they left it). An instance that left and
+            // was read again since ([`Val::again`]: this iteration's look, in this region) may be
+            // either, as for a stale value's decision; several instances of one variable are
+            // where all of them may be (nowhere: they left at different places).
+            let mut reads: Vec<(GAccess, u32, Places)> = Vec::new();
             for b in bits(a) {
                 if let Src::Atomic(g) = self.srcs[b] {
                     // A plain collection's contents are followed as values (stale across
@@ -834,17 +871,18 @@ impl Run<'_> {
                     if var_kind(g.var) == CONTENTS {
                         continue;
                     }
-                    let left = if v.left & (1 << b) != 0 {
-                        self.left_at[b]
+                    let bit = 1u64 << b;
+                    let places = if v.left & bit == 0 {
+                        Places::one(NO_LEFT)
+                    } else if v.again & bit != 0 {
+                        Places::two(self.left_at[b], NO_LEFT)
                     } else {
-                        NO_LEFT
+                        Places::one(self.left_at[b])
                     };
                     if let Some(r) = reads.iter_mut().find(|r| r.0.var == g.var) {
-                        if r.2 != left {
-                            r.2 = MIXED;
-                        }
+                        r.2 = r.2.and(places);
                     } else if reads.len() < 8 {
-                        reads.push((g, self.via[b], left));
+                        reads.push((g, self.via[b], places));
                     }
                 }
             }
@@ -862,10 +900,11 @@ impl Run<'_> {
                     if written == Some(x.var) || written == Some(y.var) {
                         continue;
                     }
-                    // Read in separate critical sections: one value left its region and the
-                    // other did not, or they left at different places. Two values still
-                    // inside, or that left one region together, were read in one.
-                    let split = reads[i].2 != reads[j].2 || reads[i].2 == MIXED;
+                    // Read in separate critical sections: no place where both may be (one
+                    // value left its region and the other did not, or they left at different
+                    // places). Two values still inside, or that left one region together, were
+                    // read in one.
+                    let split = reads[i].2.and(reads[j].2).is_empty();
                     if self.out.combines.len() < 4 * MAX_LIST
                         && self.combined.insert((x.var, y.var, split))
                     {
@@ -2506,6 +2545,20 @@ mod tests {
         assert_eq!(again.join(&again).current(), 0b1);
         // A path that does not carry the source at all does not make it stale.
         assert_eq!(again.join(&val(0b10, 0b10, 0)).current() & 0b1, 0b1);
+    }
+
+    #[test]
+    fn a_pair_is_split_only_where_no_place_holds_both() {
+        let (inside, wait, release) = (Places::one(NO_LEFT), 7, 9);
+        // Read again after the wait: inside this region, or left at the wait as last time.
+        let again = Places::two(wait, NO_LEFT);
+        assert!(!again.and(inside).is_empty());
+        assert!(!again.and(Places::one(wait)).is_empty());
+        assert!(again.and(Places::one(release)).is_empty());
+        assert!(Places::one(wait).and(inside).is_empty());
+        // Two instances of one variable that left at different places are nowhere together.
+        assert!(Places::one(wait).and(Places::one(release)).is_empty());
+        assert_eq!(again.and(Places::one(wait)), Places::one(wait));
     }
 
     #[test]
