@@ -173,6 +173,31 @@ const CLEAN_CLASS: &str = "e2e/Clean.class";
 
 /// Scan as JSON; every rule unless `extra` names rules (the e2e classes pin the findings of the
 /// rules that are off by default too).
+/// Compile one library source (`path` under the source root, no `main`), scan it with
+/// `extra`, and check that it was analysed as a library (open world).
+fn scan_library(name: &str, path: &str, source: &str, extra: &[&str]) -> (Run, Report) {
+    let src = common::scratch_dir(&format!("{name}-src"));
+    let lib = common::scratch_dir(&format!("{name}-lib"));
+    common::compile_sources(&src, &lib, "17", &[(path, source)]);
+    let (run, report) = scan_json(&[&lib], extra);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    (run, report)
+}
+
+/// The lines of the findings of `rule` in class `class`.
+fn finding_lines(report: &Report, rule: &str, class: &str) -> Vec<u32> {
+    (report.findings_of(rule).iter())
+        .filter(|f| f.class == class)
+        .filter_map(|f| f.line)
+        .collect()
+}
+
 fn scan_json(args: &[&Path], extra: &[&str]) -> (Run, Report) {
     let mut argv: Vec<std::ffi::OsString> = vec!["scan".into()];
     argv.extend(args.iter().map(|p| p.as_os_str().to_owned()));
@@ -2854,16 +2879,11 @@ public final class Table {
     }
 }
 "#;
-    let src = common::scratch_dir("confined-base-src");
-    let lib = common::scratch_dir("confined-base-lib");
-    common::compile_sources(&src, &lib, "17", &[("e2e/confined/Table.java", TABLE)]);
-    let (run, report) = scan_json(&[&lib], &["--rules", "all"]);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let world = json["summary"]["world"].as_str().unwrap_or_default();
-    assert!(
-        world.starts_with("open world"),
-        "{world}\n{}",
-        run.describe()
+    let (run, report) = scan_library(
+        "confined-base",
+        "e2e/confined/Table.java",
+        TABLE,
+        &["--rules", "all"],
     );
     let at = |rule: &str, class: &str| {
         report
@@ -2998,21 +3018,13 @@ public final class PageStore {
     }
 }
 "#;
-    let src = common::scratch_dir("joined-locks-src");
-    let lib = common::scratch_dir("joined-locks-lib");
-    common::compile_sources(&src, &lib, "17", &[("e2e/locks/PageStore.java", STORE)]);
-    let (run, report) = scan_json(&[&lib], &["--rules", "causal-stale-value"]);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let world = json["summary"]["world"].as_str().unwrap_or_default();
-    assert!(
-        world.starts_with("open world"),
-        "{world}\n{}",
-        run.describe()
+    let (run, report) = scan_library(
+        "joined-locks",
+        "e2e/locks/PageStore.java",
+        STORE,
+        &["--rules", "causal-stale-value"],
     );
-    let lines: Vec<u32> = (report.findings_of("causal-stale-value").iter())
-        .filter(|f| f.class == "e2e.locks.PageStore")
-        .filter_map(|f| f.line)
-        .collect();
+    let lines = finding_lines(&report, "causal-stale-value", "e2e.locks.PageStore");
     for quiet in [
         "// QUIET-JOINED",
         "// QUIET-STAMPED-APPEND",
@@ -3115,21 +3127,13 @@ public final class SizedQueue {
     }
 }
 "#;
-    let src = common::scratch_dir("await-loop-src");
-    let lib = common::scratch_dir("await-loop-lib");
-    common::compile_sources(&src, &lib, "17", &[("e2e/await/SizedQueue.java", QUEUE)]);
-    let (run, report) = scan_json(&[&lib], &["--rules", "high-level-data-race"]);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let world = json["summary"]["world"].as_str().unwrap_or_default();
-    assert!(
-        world.starts_with("open world"),
-        "{world}\n{}",
-        run.describe()
+    let (run, report) = scan_library(
+        "await-loop",
+        "e2e/await/SizedQueue.java",
+        QUEUE,
+        &["--rules", "high-level-data-race"],
     );
-    let lines: Vec<u32> = (report.findings_of("high-level-data-race").iter())
-        .filter(|f| f.class == "e2e.await.SizedQueue")
-        .filter_map(|f| f.line)
-        .collect();
+    let lines = finding_lines(&report, "high-level-data-race", "e2e.await.SizedQueue");
     // The head is looked at again at the top of each iteration, after the wait took the lock up
     // again: the look and the byte count are from one critical section.
     assert!(
