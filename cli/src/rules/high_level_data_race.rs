@@ -215,9 +215,12 @@ fn check_class(
     // its own methods made consistent, so the state between them is no half-done update. Two
     // that update different variables (setX(), then setY()) are still the halves of one update.
     let own_nest = nest(&p.class(class).name);
+    // A synchronized method of the class, or of a class of its nest (a cache's segment, whose
+    // synchronized methods update the entries the cache declares beside it).
     let sync_method = |view: usize| {
         let rv = &g.views[view];
-        rv.site == METHOD_SITE && v.nodes[rv.node].method.class == class
+        let of = v.nodes[rv.node].method.class;
+        rv.site == METHOD_SITE && (of == class || nest(&p.class(of).name) == own_nest)
     };
     let whole_op = |view: usize, writes: &[Var]| {
         sync_method(view)
