@@ -82,15 +82,7 @@ impl Program {
         for (i, c) in classes.iter().enumerate() {
             by_name.entry(c.name.clone()).or_insert(i as u32);
         }
-        let mut subtypes: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        for (i, c) in classes.iter().enumerate() {
-            for sup in c.super_name.iter().chain(c.interfaces.iter()) {
-                if let Some(&s) = by_name.get(sup) {
-                    subtypes.entry(s).or_default().push(i as u32);
-                }
-            }
-        }
-        let direct_supers = classes
+        let direct_supers: Vec<(u32, Box<[u32]>)> = classes
             .par_iter()
             .with_max_len(crate::PAR_CHUNK)
             .map(|c| {
@@ -99,6 +91,15 @@ impl Program {
                 (sup.copied().unwrap_or(u32::MAX), ifaces.collect())
             })
             .collect();
+        let mut subtypes: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (i, (sup, ifaces)) in direct_supers.iter().enumerate() {
+            for &s in std::iter::once(sup)
+                .filter(|&&s| s != u32::MAX)
+                .chain(ifaces.iter())
+            {
+                subtypes.entry(s).or_default().push(i as u32);
+            }
+        }
         let supertypes = Supertypes::new(&classes, &by_name);
         let mut thread_safe = ThreadSafeList::builtin();
         for c in &config.thread_safe_classes {
@@ -550,13 +551,10 @@ impl Program {
             .filter(|&i| live[i as usize])
             .collect();
         while let Some(i) = stack.pop() {
-            let c = &self.classes[i as usize];
-            for sup in c.super_name.iter().chain(c.interfaces.iter()) {
-                if let Some(&s) = self.by_name.get(sup) {
-                    if !live[s as usize] {
-                        live[s as usize] = true;
-                        stack.push(s);
-                    }
+            for s in self.superclass(i).into_iter().chain(self.interfaces(i)) {
+                if !live[s as usize] {
+                    live[s as usize] = true;
+                    stack.push(s);
                 }
             }
         }
@@ -593,7 +591,7 @@ impl Program {
         // What each class reached resolves the method to: a subclass that does not declare it
         // inherits its superclass's (looked up once, not again from every subclass).
         let mut inherited: FxHashMap<u32, MethodId> = FxHashMap::default();
-        use crate::bytecode::acc::INTERFACE;
+        use crate::bytecode::acc::{ABSTRACT, INTERFACE};
         while let Some(c) = stack.pop() {
             if !seen.insert(c) {
                 continue;
@@ -611,10 +609,7 @@ impl Program {
                         class: s,
                         method: mi as u32,
                     }),
-                    None if sc.access
-                        & (crate::bytecode::acc::ABSTRACT | crate::bytecode::acc::INTERFACE)
-                        == 0 =>
-                    {
+                    None if sc.access & (ABSTRACT | INTERFACE) == 0 => {
                         // Reached from a class, `s` extends it: its superclass chain finds
                         // what that class's found first (an interface's default method, or
                         // nothing, is looked up again: `s` may implement more interfaces).
@@ -669,7 +664,7 @@ impl Program {
             }
             match c.super_name.as_deref() {
                 Some(s) if s == sup => return true,
-                Some(s) => cur = self.class_index(s),
+                Some(_) => cur = self.superclass(ci),
                 None => return false,
             }
         }

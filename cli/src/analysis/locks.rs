@@ -1083,7 +1083,7 @@ pub fn resolve_call(
         return CallTarget::Clock;
     }
     if instance {
-        if let Some(op) = ts.lock_op(class, name).filter(|_| listed) {
+        if let Some(op) = ts.lock_op(class, name) {
             return CallTarget::Lock(op);
         }
         if let Some(wait) = wait_target(ts, r) {
