@@ -466,6 +466,8 @@ pub struct ThreadSafeList {
     formats: Pairs,
     /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
     plain: Pairs,
+    /// Methods returning the calling thread's own object (`ThreadLocal.get`): `class.method`.
+    per_thread: Pairs,
     /// Immutable value types of the platform.
     values: FxHashSet<String>,
     /// Clock readings: `class.method`.
@@ -523,6 +525,7 @@ impl ThreadSafeList {
                     &self.immutable,
                     &self.formats,
                     &self.plain,
+                    &self.per_thread,
                     &self.clocks,
                     &self.reflective,
                     &self.serial,
@@ -566,6 +569,7 @@ impl ThreadSafeList {
                 "factory" => self.factories.insert_member(name),
                 "immutable" => self.immutable.insert_member(name),
                 "plain" => self.plain.insert_member(name),
+                "per-thread" => self.per_thread.insert_member(name),
                 "clock" => self.clocks.insert_member(name),
                 "format" => self.formats.insert_member(name),
                 "validating" => self.validating.insert_signature(name),
@@ -676,6 +680,12 @@ impl ThreadSafeList {
     /// A plain (non-atomic) heap access of a thread-safe class (`VarHandle.get`).
     pub fn is_plain(&self, class: &str, name: &str) -> bool {
         self.plain.contains(class, name)
+    }
+
+    /// A method returning the calling thread's own object (`ThreadLocal.get()`): no other
+    /// thread sees what it returns, as if this thread had just made it.
+    pub fn is_per_thread(&self, class: &str, name: &str) -> bool {
+        self.per_thread.contains(class, name)
     }
 
     /// A clock reading of the platform (`System.nanoTime()`).
@@ -1023,7 +1033,8 @@ pub enum CallTarget {
     Format,
     /// A clock of the platform (see [`ThreadSafeList::is_clock`]).
     Clock,
-    /// The platform's `clone()` (see [`is_platform_copy`]): a new object.
+    /// The platform's `clone()` (see [`is_platform_copy`]): a new object; also the calling
+    /// thread's own object (see [`ThreadSafeList::is_per_thread`]).
     Copy,
     /// Neither scanned nor on the classpath. `reads_heap`: its result may come from shared
     /// state other than its arguments (see [`unknown_reads_heap`]).
@@ -1081,6 +1092,10 @@ pub fn resolve_call(
     }
     if listed && ts.is_clock(class, name) {
         return CallTarget::Clock;
+    }
+    // Each thread's own value: new to this thread, like a copy it made.
+    if listed && instance && ts.is_per_thread(class, name) {
+        return CallTarget::Copy;
     }
     if instance {
         if let Some(op) = ts.lock_op(class, name) {
@@ -1458,7 +1473,8 @@ pub fn field_read(code: &crate::bytecode::Code, sym: Sym) -> Option<crate::bytec
 }
 
 /// An object allocated by this method (`new` at the instruction the register names, or the
-/// result of a factory): no other thread can see it yet, so its locks protect nothing shared.
+/// result of a factory), or the calling thread's own (`ThreadLocal.get()`): no other thread can
+/// see it yet, so its locks protect nothing shared.
 pub fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
     let Sym::Value(at) = sym else { return false };
     match caller
@@ -1469,10 +1485,15 @@ pub fn is_local_object(caller: &Caller<'_>, sym: Sym) -> bool {
         .map(|i| &i.op)
     {
         Some(crate::bytecode::Op::New(_) | crate::bytecode::Op::NewArray(_)) => true,
-        Some(crate::bytecode::Op::Invoke(_, r)) => caller
-            .program
-            .resolved(caller.class_id, *r)
-            .is_some_and(|t| caller.program.summary(t).returns_fresh),
+        Some(crate::bytecode::Op::Invoke(kind, r)) => {
+            let p = caller.program;
+            let m = caller.class.member(*r);
+            (*kind != InvokeKind::Static
+                && p.thread_safe.mentions(&m.class)
+                && p.thread_safe.is_per_thread(&m.class, &m.name))
+                || p.resolved(caller.class_id, *r)
+                    .is_some_and(|t| p.summary(t).returns_fresh)
+        }
         _ => false,
     }
 }

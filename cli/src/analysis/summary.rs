@@ -1178,6 +1178,21 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // class's `synchronized` methods, one field lock of theirs) hold one lock the callee cannot
     // name, `Site(CALLER_SITE)`; callers of two classes holding their own monitors do not.
     type Named = (Option<u32>, LockId);
+    // A field lock of the caller's class that the callee's class names too: the field a
+    // subclass reaches as its own (`synchronized (lock)` on an inherited `protected final
+    // Object lock`, whose reference javac qualifies with the subclass) is the field the
+    // superclass's methods lock, named by the callee's own reference to it.
+    let in_callee = |l: LockId, callee: MethodId, caller: MethodId| {
+        let LockId::Field(base, r, part) = l else {
+            return None;
+        };
+        let fr = p.class(caller.class).member(r);
+        let owner = p.field_owner(&fr.class, &fr.name)?;
+        let named = (p.class(callee.class).refs.iter()).position(|x| {
+            !x.is_method && x.name == fr.name && p.field_owner(&x.class, &x.name) == Some(owner)
+        })?;
+        Some(LockId::Field(base, named as u32, part))
+    };
     let translate = |locks: &[LockId], callee: MethodId, caller: MethodId, receiver_this: bool| {
         let static_callee = p.method(callee).is_static();
         let same_class = callee.class == caller.class;
@@ -1191,6 +1206,9 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     (None, l)
                 }
                 LockId::Field(Base::Static, _, _) if same_class => (None, l),
+                LockId::Field(Base::This, _, _) if !static_callee && receiver_this => {
+                    in_callee(l, callee, caller).map_or((Some(caller.class), l), |n| (None, n))
+                }
                 LockId::Site(_) => match locks::helper_lock_base(l) {
                     Some(Base::Static) => (None, l),
                     Some(Base::This) if !static_callee && receiver_this => (None, l),

@@ -56,8 +56,8 @@ pub fn check(
         }
     }
     // Which methods take the head of each queue: only another taker makes a look at the head
-    // stale (producers append at the tail). A queue whose head one method alone takes has one
-    // consumer by design (an event loop, a processor thread). And which threads can make each
+    // stale (producers append at the tail). A queue whose head one method alone takes, run by one
+    // thread, has one consumer by design (an event loop, a processor thread). And which threads can make each
     // collection smaller (`remove`, `clear`, `poll`): only they make an index checked against
     // its size go out of range (a collection that only grows keeps it valid).
     let mut takers: FxHashMap<Var, Vec<MethodId>> = FxHashMap::default();
@@ -111,10 +111,33 @@ pub fn check(
             }) && head(f.dst.loc, &|name, desc| {
                 p.thread_safe.is_head_remove(name, desc)
             });
+            // One taking method is one consumer only where one thread runs it: a method that
+            // the program's own threads run concurrently with itself (workers started in a
+            // loop, two threads of one body) is as many consumers as they are.
+            let many_consumers = || {
+                let started = || {
+                    runners
+                        .iter()
+                        .copied()
+                        .filter(|&a| !v.threads[a as usize].callers)
+                };
+                started().any(|a| {
+                    started().any(|b| {
+                        crate::whole::threads::conflict_on(
+                            p,
+                            &v.threads,
+                            &v.fields,
+                            (a, b),
+                            f.src.var,
+                        )
+                    })
+                })
+            };
             if looks_at_head
                 && !takers
                     .get(&f.src.var)
                     .is_some_and(|t| t.iter().any(|&m| m != mid))
+                && !many_consumers()
             {
                 continue;
             }

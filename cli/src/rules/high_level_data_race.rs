@@ -347,7 +347,6 @@ fn check_class(
         }
     }
     for (gi, (_, members1)) in groups.iter().enumerate() {
-        let p1 = members1[0];
         let (mw, mr) = &maxima[gi];
         // The violations of this group, in the order of the pairwise check: by the other
         // group, then the maximal write views (read overlaps) before the maximal read views
@@ -363,15 +362,22 @@ fn check_class(
         hits.sort_unstable();
         for (gj, write, k) in hits {
             let members2 = &groups[gj as usize].1;
-            // A concurrent pair of representatives: two threads of the groups, or one thread
-            // with many instances.
-            let p2 = if gi != gj as usize {
-                members2[0]
-            } else if let Some(&other) = members1.get(1) {
-                other
-            } else if crate::whole::threads::conflict(&v.threads, p1, p1, class) {
-                p1
+            // A concurrent pair of representatives: two threads of the groups (of one
+            // program: a server's threads never run beside a command-line tool's main), or one
+            // thread with many instances.
+            let conflict =
+                |a: u32, b: u32| crate::whole::threads::conflict(&v.threads, a, b, class);
+            let pair = if gi != gj as usize {
+                (members1.iter())
+                    .find_map(|&a| members2.iter().find(|&&b| conflict(a, b)).map(|&b| (a, b)))
             } else {
+                (members1.iter()).find_map(|&a| {
+                    (members1.iter())
+                        .find(|&&b| (b != a && conflict(a, b)) || (b == a && conflict(a, a)))
+                        .map(|&b| (a, b))
+                })
+            };
+            let Some((p1, p2)) = pair else {
                 continue;
             };
             let (m, mview) = if write { &mr[k] } else { &mw[k] };

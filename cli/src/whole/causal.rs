@@ -381,6 +381,11 @@ pub struct Val {
     /// A reference to an object this method allocated (not shared yet, as in the lock model):
     /// its fields and its methods' regions are not shared state.
     local: bool,
+    /// Where the object of a [`Val::local`] reference was made (its `new` or the call that
+    /// returned it fresh), + 1; 0 unknown. Stored into a field of a shared object, it is
+    /// published from there on: every register holding it stops being local
+    /// ([`Run::stored`]).
+    born: u32,
     /// The class of the object this method allocated (`new C`), as its index + 1; 0 unknown:
     /// a callee's virtual call on it goes to that class's method alone.
     alloc: u32,
@@ -485,6 +490,7 @@ impl Val {
             again: (self.current() | o.current()) & left,
             field: 0,
             local: false,
+            born: 0,
             alloc: 0,
             base: 0,
             flag: None,
@@ -526,6 +532,7 @@ impl Val {
             again: left & again_on(self) & again_on(o),
             field: if self.field == o.field { self.field } else { 0 },
             local: self.local && o.local,
+            born: if self.born == o.born { self.born } else { 0 },
             alloc: if self.alloc == o.alloc { self.alloc } else { 0 },
             base: if self.base == o.base { self.base } else { 0 },
             mine: self.mine_with(o),
@@ -636,6 +643,10 @@ struct Run<'a> {
     /// variable it wrote, in its data, inside its region. Set by each transfer, applied to every
     /// register by [`Run::stored`].
     took: u64,
+    /// The object a store just published ([`Val::born`]): stored into a field of an object
+    /// that is not this method's own, or into a static field. Set by each transfer, applied to
+    /// every register by [`Run::stored`].
+    publish: u32,
     /// Reads made in this method outside every region, its caller's included.
     unlocked: u64,
     via: [u32; 64],
@@ -739,6 +750,7 @@ impl Run<'_> {
             again: ctl.again & !self.own_outcome,
             field: 0,
             local: false,
+            born: 0,
             alloc: 0,
             base: 0,
             flag: None,
@@ -780,6 +792,12 @@ impl Run<'_> {
             Src::Plain(..) | Src::Param | Src::Outcome(..) => {}
         }
         bit
+    }
+
+    /// Whether this method returns a reference.
+    fn returns_reference(&self) -> bool {
+        (self.p.method(self.id).descriptor.rsplit(')').next())
+            .is_some_and(crate::bytecode::is_reference)
     }
 
     fn own(site: Option<u32>) -> Option<u32> {
@@ -1507,6 +1525,17 @@ impl Run<'_> {
     }
 
     fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
+        // A factory's new object, or the calling thread's own (`ThreadLocal.get()`): as one
+        // this method allocated, its fields are not shared state yet.
+        let fresh = matches!(
+            effect,
+            CallEffect::Plain {
+                returns: Returns::Fresh
+            } | CallEffect::Region {
+                returns: Returns::Fresh,
+                ..
+            }
+        );
         let v = self.call_effect(cx, effect, inputs, ctl);
         // The platform's `clone()` (`super.clone()`, an array's): a copy, a new object as one
         // this method allocated: its fields are not shared state yet.
@@ -1519,8 +1548,10 @@ impl Run<'_> {
             ),
             _ => false,
         };
+        let made = (copy || fresh) && !v.local;
         Val {
-            local: v.local || copy,
+            local: v.local || copy || fresh,
+            born: if made { cx.at + 1 } else { v.born },
             ..v
         }
     }
@@ -1542,6 +1573,11 @@ impl Run<'_> {
             | CallEffect::TryAcquire(_)
             | CallEffect::Release(_)
             | CallEffect::Wait(_) => return ctl,
+            // A thread-safe object this method made: its state is no one else's yet.
+            CallEffect::Region {
+                kind: RegionCall::ThreadSafeLibrary | RegionCall::Validating,
+                ..
+            } if inputs.first().is_some_and(|o| o.local) => return union(inputs).or(ctl),
             CallEffect::Region {
                 kind: kind @ (RegionCall::ThreadSafeLibrary | RegionCall::Validating),
                 returns,
@@ -1560,6 +1596,7 @@ impl Run<'_> {
                 let m = self.class.member(*r);
                 let mut v = union(inputs).or(ctl);
                 v.local = m.desc.ends_with(&format!(")L{};", m.class));
+                v.born = if v.local { recv.born } else { 0 };
                 return v;
             }
         }
@@ -1889,6 +1926,9 @@ impl Analysis for Run<'_> {
 
     fn stored(&mut self, _place: locks::Sym, _single_writer: bool, v: &mut Val) {
         v.mine |= self.took & v.src;
+        if self.publish != 0 && v.born == self.publish {
+            v.local = false;
+        }
     }
 
     fn validated(&mut self, site: u32, v: &mut Val) {
@@ -1920,6 +1960,7 @@ impl Analysis for Run<'_> {
     fn transfer(&mut self, cx: &StepCx, inputs: &mut [Val]) -> Val {
         let at = cx.at;
         self.took = 0;
+        self.publish = 0;
         let op = self.code.insns[at as usize].op.clone();
         let ctl = self.control(at);
         if cx.record {
@@ -1936,6 +1977,7 @@ impl Analysis for Run<'_> {
                     _ => None,
                 },
                 local: matches!(op, Op::New(_)),
+                born: if matches!(op, Op::New(_)) { at + 1 } else { 0 },
                 alloc: match op {
                     Op::New(r) => self
                         .p
@@ -1988,6 +2030,18 @@ impl Analysis for Run<'_> {
                     }
                     v.field = field;
                     v.base = on;
+                    // What an object of this method's own holds in a field its class fills
+                    // only with new objects (`final AtomicBoolean inUse = new AtomicBoolean()`)
+                    // is new too, and published with it.
+                    if on_local {
+                        let m = self.class.member(r);
+                        if (self.p.field_owner(&m.class, &m.name))
+                            .is_some_and(|f| self.p.owns_field(f))
+                        {
+                            v.local = true;
+                            v.born = inputs.first().map_or(0, |o| o.born);
+                        }
+                    }
                     if let Op::GetStatic(r) = op {
                         let m = self.class.member(r);
                         if let Some(k) =
@@ -2016,10 +2070,17 @@ impl Analysis for Run<'_> {
                 match op {
                     Op::PutField(_) if inputs.first().is_some_and(|o| o.local) => {}
                     Op::PutField(r) | Op::PutStatic(r) => {
-                        let value = match op {
-                            Op::PutField(_) => union(inputs.get(1..).unwrap_or(&[])),
-                            _ => union(inputs),
+                        let stored = match op {
+                            Op::PutField(_) => inputs.get(1..).unwrap_or(&[]),
+                            _ => inputs,
                         };
+                        // An object of this method's own stored where others can reach it.
+                        if let [o] = stored {
+                            if o.local {
+                                self.publish = o.born;
+                            }
+                        }
+                        let value = union(stored);
                         let var = self.field_var(r).0;
                         if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
                             self.region_writes.insert((var, site));
@@ -2076,7 +2137,21 @@ impl Analysis for Run<'_> {
                 // A `void` method returns nothing its callers could use: the conditions that
                 // lead to one of its `return`s are not a value it hands out.
                 if cx.record && !inputs.is_empty() {
-                    let v = union(inputs).or(ctl);
+                    let mut v = union(inputs).or(ctl);
+                    // An object this thread owns (taken out: `poll()`; or new: `create()`) is
+                    // handed over whatever decided which one: the look that chose between them
+                    // (`if (idle.isEmpty()) return create();`) says nothing a caller can act
+                    // on stale by storing the object. Only what reached it as data is returned.
+                    let r = inputs[0];
+                    let owned =
+                        r.local || bits(r.data).any(|b| matches!(self.srcs[b], Src::Outcome(..)));
+                    if owned && self.returns_reference() {
+                        v = Val {
+                            src: r.data,
+                            data: r.data,
+                            ..r
+                        };
+                    }
                     let nothing = inputs
                         .first()
                         .and_then(|r| r.flag)
@@ -2160,6 +2235,7 @@ fn analyse(
         imported: 0,
         own_outcome: 0,
         took: 0,
+        publish: 0,
         unlocked: 0,
         via: [NO_LEFT; 64],
         held: Vec::new(),
