@@ -402,13 +402,21 @@ fn check_class(
     }
 }
 
-/// A view's variables without the contents of plain collections ([`causal::CONTENTS`]): the
-/// stale values of a plain collection are `causal-stale-value`'s; this rule relates fields and
-/// thread-safe objects.
-fn related_vars(s: &[Var]) -> std::borrow::Cow<'_, [Var]> {
-    let contents = |x: &Var| causal::var_kind(*x) == causal::CONTENTS;
-    if s.iter().any(contents) {
-        std::borrow::Cow::Owned(s.iter().copied().filter(|x| !contents(x)).collect())
+/// A view's variables without the contents of plain collections ([`causal::CONTENTS`]) and
+/// without the `volatile` fields the causal graph follows: the stale values of a plain
+/// collection and of a volatile field are `causal-stale-value`'s; this rule relates the fields
+/// of the views (as `method-consistency` does) and thread-safe objects.
+fn related_vars<'s>(
+    fields: &crate::whole::fields::FieldTable,
+    s: &'s [Var],
+) -> std::borrow::Cow<'s, [Var]> {
+    let other = |x: &Var| match causal::var_kind(*x) {
+        causal::CONTENTS => true,
+        causal::FIELD => !fields.is_tracked(causal::var_field(*x)),
+        _ => false,
+    };
+    if s.iter().any(other) {
+        std::borrow::Cow::Owned(s.iter().copied().filter(|x| !other(x)).collect())
     } else {
         std::borrow::Cow::Borrowed(s)
     }
@@ -444,7 +452,12 @@ pub fn check(
     // many locks).
     // Each view's (reads, writes) of the variables this rule relates.
     let vars: Vec<_> = (g.views.iter())
-        .map(|rv| (related_vars(&rv.reads), related_vars(&rv.writes)))
+        .map(|rv| {
+            (
+                related_vars(&v.fields, &rv.reads),
+                related_vars(&v.fields, &rv.writes),
+            )
+        })
         .collect();
     let view_hash: Vec<u64> = (g.views.par_iter().zip(&vars))
         .map(|(rv, (reads, writes))| {

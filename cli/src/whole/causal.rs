@@ -989,7 +989,10 @@ impl Run<'_> {
                 .collect()
         };
         let current = fresh(v.src);
-        let rechecked = fresh(v.src & !data);
+        // A fresh look that decides, also when its value is written too (`instance =
+        // singleton; if (instance == null) { ..; singleton = instance; }` under the lock).
+        let decides = self.ctl_flow(self.control(entry_at)).src;
+        let rechecked = fresh(v.src & (!data | decides));
         for b in bits(stale) {
             if self.out.flows.len() >= MAX_LIST {
                 break;
@@ -1332,7 +1335,7 @@ impl Run<'_> {
         let m = self.class.member(r);
         match self.fields.raw_id(self.p, &m.class, &m.name) {
             Some(fid) => (
-                self.fields.is_tracked(fid).then(|| var_of(fid, FIELD)),
+                self.fields.is_valued(fid).then(|| var_of(fid, FIELD)),
                 fid + 1,
             ),
             None => (None, 0),
@@ -2452,6 +2455,9 @@ pub fn finish(views: &Views, a: Analysed) -> CausalGraph {
 /// and written), plus array elements and thread-safe object states accessed in the region, plus
 /// one view per one-call region on a thread-safe object.
 fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
+    // What this analysis follows beyond the views' fields: array elements, thread-safe object
+    // states, plain collections' contents, and `volatile` fields (`FieldTable::is_valued`).
+    let followed_only = |x: Var| var_kind(x) != FIELD || !views.fields.is_tracked(var_field(x));
     // In chunks, each interned before the next is computed: only one chunk's lists are held
     // unshared at a time.
     let mut lists = VarLists::default();
@@ -2486,7 +2492,7 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
                         reads.push(var);
                     }
                 }
-                for a in own.iter().filter(|a| var_kind(a.var) != FIELD) {
+                for a in own.iter().filter(|a| followed_only(a.var)) {
                     if a.kind & READ != 0 {
                         reads.push(a.var);
                     }
@@ -2522,7 +2528,7 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
     let mut extra: FxHashMap<(usize, u32), (Vec<Var>, Vec<Var>)> = FxHashMap::default();
     for (v, o) in outs.iter().enumerate() {
         let Some(o) = o else { continue };
-        for a in o.accesses.iter().filter(|a| var_kind(a.var) != FIELD) {
+        for a in o.accesses.iter().filter(|a| followed_only(a.var)) {
             for &site in a.held.iter().filter(|&&s| s != a.at) {
                 if have.contains(&(v, site)) {
                     continue;

@@ -454,6 +454,34 @@ struct MessageReads {
     followed: u64,
     /// Reads and calls whose result became text (a discarded result does not).
     formatted: u64,
+    /// The instructions of `assert` statements (see [`assert_code`]).
+    asserts: Vec<bool>,
+}
+
+/// The instructions of a method's `assert` statements: what javac compiles between the test of
+/// `$assertionsDisabled` (`getstatic; ifne end`) and `end`. An assertion checks the
+/// developer's reasoning and runs only with `-ea`: its reads are looks for a check's message,
+/// like a log line's, not part of what the method does with the state.
+fn assert_code(p: &Program, id: MethodId) -> Vec<bool> {
+    let Some(code) = &p.method(id).code else {
+        return Vec::new();
+    };
+    let class = p.class(id.class);
+    let mut out: Vec<bool> = Vec::new();
+    for (at, w) in code.insns.windows(2).enumerate() {
+        let (Op::GetStatic(r), Op::If { target, .. }) = (&w[0].op, &w[1].op) else {
+            continue;
+        };
+        if &*class.member(*r).name != "$assertionsDisabled" {
+            continue;
+        }
+        let (from, to) = (at + 2, (*target as usize).min(code.insns.len()));
+        if from < to {
+            out.resize(code.insns.len(), false);
+            out[from..to].iter_mut().for_each(|x| *x = true);
+        }
+    }
+    out
 }
 
 impl MessageReads {
@@ -495,6 +523,7 @@ impl MessageReads {
             array_stores,
             arrays,
             contents: if arrays == 0 { Vec::new() } else { vec![0; 64] },
+            asserts: assert_code(p, id),
             ..MessageReads::default()
         }
     }
@@ -520,6 +549,9 @@ impl MessageReads {
     }
 
     fn message_only(&self, at: u32) -> bool {
+        if self.asserts.get(at as usize) == Some(&true) {
+            return true;
+        }
         match self.bit.get(at as usize) {
             Some(&b) if b != u8::MAX => self.followed & self.formatted & !self.used & (1 << b) != 0,
             _ => false,

@@ -6,6 +6,11 @@
 //! [`crate::analysis::sharing`]), fields of I/O classes, and fields of objects one thread uses
 //! at a time by contract (an iterator's cursor). Also left out: fields initialized once,
 //! lazily, under a lock ([`write_once`]): read-only from their first write on.
+//!
+//! The values the causal graph follows ([`FieldTable::is_valued`]) are those fields and the
+//! `volatile` ones too: a volatile field is read and written atomically, as an atomic's `get()`
+//! and `set()` are, and an unlocked check of one that decides a write under a lock is as stale
+//! as an atomic's. The views (method consistency, high-level data races) stay without them.
 
 use rayon::prelude::*;
 
@@ -23,6 +28,9 @@ pub struct FieldTable {
     base: Vec<u32>,
     /// Whether each field takes part in the views.
     tracked: Vec<bool>,
+    /// Whether each field is a value the causal graph follows: a tracked one, or a `volatile`
+    /// one that would be tracked but for that.
+    valued: Vec<bool>,
     /// `(class index, field index)` of each id.
     owner: Vec<(u32, u32)>,
     /// Whether each field holds a legacy synchronized collection (`legacy` in the platform
@@ -35,7 +43,7 @@ impl FieldTable {
         // Fields the program writes after construction (the shared model of what is shared),
         // less final and volatile ones and those of I/O classes.
         let facts = &p.fields;
-        let mut tracked: Vec<bool> = facts
+        let mut valued: Vec<bool> = facts
             .owner
             .iter()
             .enumerate()
@@ -43,14 +51,17 @@ impl FieldTable {
                 let c = p.class(ci);
                 facts.written[id]
                     && !facts.confined[id]
-                    && c.fields[fi as usize].access & (acc::FINAL | acc::VOLATILE) == 0
+                    && c.fields[fi as usize].access & acc::FINAL == 0
                     && !IO_PREFIXES.iter().any(|pre| c.name.starts_with(pre))
             })
             .collect();
-        let once = write_once(p, &tracked);
-        for (t, once) in tracked.iter_mut().zip(once) {
+        let once = write_once(p, &valued);
+        for (t, once) in valued.iter_mut().zip(once) {
             *t &= !once;
         }
+        let tracked: Vec<bool> = (facts.owner.iter().zip(&valued))
+            .map(|(&(ci, fi), &v)| v && p.class(ci).fields[fi as usize].access & acc::VOLATILE == 0)
+            .collect();
         let mut legacy: Vec<bool> = facts
             .owner
             .iter()
@@ -68,6 +79,7 @@ impl FieldTable {
         FieldTable {
             base: facts.base.clone(),
             tracked,
+            valued,
             owner: facts.owner.clone(),
             legacy,
         }
@@ -108,6 +120,12 @@ impl FieldTable {
     /// Whether a field id takes part in the views.
     pub fn is_tracked(&self, id: FieldId) -> bool {
         self.tracked.get(id as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether the causal graph follows the values of a field: a tracked one, or a `volatile`
+    /// one (see the module docs).
+    pub fn is_valued(&self, id: FieldId) -> bool {
+        self.valued.get(id as usize).copied().unwrap_or(false)
     }
 
     /// Number of field ids.
