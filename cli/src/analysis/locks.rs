@@ -821,7 +821,8 @@ impl ThreadSafeList {
 
     /// Extend the lists to the program's own subtypes: a class that extends `ReentrantLock` (a
     /// cache segment that is its own lock) is a lock, one that implements `Condition` is a
-    /// condition, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
+    /// condition, the constructor of one that extends an exception whose constructor takes a
+    /// message (`format` `<init>`) takes one too, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
     /// ([`ThreadSafeList::inherits_class`]; the ones it defines have code of their own). `supertypes(name)` gives a
     /// class's direct supertypes when the program has it.
     pub fn inherit<'a>(
@@ -845,7 +846,8 @@ impl ThreadSafeList {
                     }
                     kinds |= u8::from(self.classes.contains(s))
                         | u8::from(self.locks.contains(s)) << 1
-                        | u8::from(self.conditions.contains(s)) << 2;
+                        | u8::from(self.conditions.contains(s)) << 2
+                        | u8::from(self.formats.contains(s, "<init>")) << 3;
                     stack.extend(supertypes(s));
                 }
                 (kinds != 0).then(|| (kinds, name.to_string()))
@@ -857,6 +859,9 @@ impl ThreadSafeList {
             }
             if kinds & 2 != 0 {
                 self.locks.insert(name.clone());
+            }
+            if kinds & 8 != 0 {
+                self.formats.insert(&name, Some("<init>"));
             }
             if kinds & 4 != 0 {
                 self.conditions.insert(name);
