@@ -822,9 +822,10 @@ impl ThreadSafeList {
     /// Extend the lists to the program's own subtypes: a class that extends `ReentrantLock` (a
     /// cache segment that is its own lock) is a lock, one that implements `Condition` is a
     /// condition, the constructor of one that extends an exception whose constructor takes a
-    /// message (`format` `<init>`) takes one too, and the methods one that extends `ConcurrentHashMap` inherits are thread-safe
-    /// ([`ThreadSafeList::inherits_class`]; the ones it defines have code of their own). `supertypes(name)` gives a
-    /// class's direct supertypes when the program has it.
+    /// message (`format` `<init>`) takes one too, and the methods one that extends
+    /// `ConcurrentHashMap` inherits are thread-safe ([`ThreadSafeList::inherits_class`]; the
+    /// ones it defines have code of their own). `supertypes(name)` gives a class's direct
+    /// supertypes when the program has it.
     pub fn inherit<'a>(
         &mut self,
         names: &[&'a str],

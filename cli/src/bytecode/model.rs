@@ -160,6 +160,11 @@ pub struct Method {
 }
 
 impl Method {
+    /// Whether the method returns a reference (an object or an array).
+    pub fn returns_reference(&self) -> bool {
+        self.descriptor.rsplit(')').next().is_some_and(is_reference)
+    }
+
     pub fn is_static(&self) -> bool {
         self.access & acc::STATIC != 0
     }

@@ -56,10 +56,11 @@ pub fn check(
         }
     }
     // Which methods take the head of each queue: only another taker makes a look at the head
-    // stale (producers append at the tail). A queue whose head one method alone takes, run by one
-    // thread, has one consumer by design (an event loop, a processor thread). And which threads can make each
-    // collection smaller (`remove`, `clear`, `poll`): only they make an index checked against
-    // its size go out of range (a collection that only grows keeps it valid).
+    // stale (producers append at the tail). A queue whose head one method alone takes, run by
+    // one thread, has one consumer by design (an event loop, a processor thread). And which
+    // threads can make each collection smaller (`remove`, `clear`, `poll`): only they make an
+    // index checked against its size go out of range (a collection that only grows keeps it
+    // valid).
     let mut takers: FxHashMap<Var, Vec<MethodId>> = FxHashMap::default();
     let mut shrinkers: FxHashMap<Var, Vec<u32>> = FxHashMap::default();
     for (n, o) in g.outs.iter().enumerate() {
@@ -115,23 +116,15 @@ pub fn check(
             // the program's own threads run concurrently with itself (workers started in a
             // loop, two threads of one body) is as many consumers as they are.
             let many_consumers = || {
-                let started = || {
-                    runners
-                        .iter()
-                        .copied()
-                        .filter(|&a| !v.threads[a as usize].callers)
+                let started: Vec<u32> = (runners.iter().copied())
+                    .filter(|&a| !v.threads[a as usize].callers)
+                    .collect();
+                let conflict = |a: u32, b: u32| {
+                    crate::whole::threads::conflict_on(p, &v.threads, &v.fields, (a, b), f.src.var)
                 };
-                started().any(|a| {
-                    started().any(|b| {
-                        crate::whole::threads::conflict_on(
-                            p,
-                            &v.threads,
-                            &v.fields,
-                            (a, b),
-                            f.src.var,
-                        )
-                    })
-                })
+                started
+                    .iter()
+                    .any(|&a| started.iter().any(|&b| conflict(a, b)))
             };
             if looks_at_head
                 && !takers

@@ -367,16 +367,9 @@ fn check_class(
             // thread with many instances.
             let conflict =
                 |a: u32, b: u32| crate::whole::threads::conflict(&v.threads, a, b, class);
-            let pair = if gi != gj as usize {
-                (members1.iter())
-                    .find_map(|&a| members2.iter().find(|&&b| conflict(a, b)).map(|&b| (a, b)))
-            } else {
-                (members1.iter()).find_map(|&a| {
-                    (members1.iter())
-                        .find(|&&b| (b != a && conflict(a, b)) || (b == a && conflict(a, a)))
-                        .map(|&b| (a, b))
-                })
-            };
+            // (Within one group, `b == a` asks whether the thread runs many instances.)
+            let pair = (members1.iter())
+                .find_map(|&a| members2.iter().find(|&&b| conflict(a, b)).map(|&b| (a, b)));
             let Some((p1, p2)) = pair else {
                 continue;
             };

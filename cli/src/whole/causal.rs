@@ -794,12 +794,6 @@ impl Run<'_> {
         bit
     }
 
-    /// Whether this method returns a reference.
-    fn returns_reference(&self) -> bool {
-        (self.p.method(self.id).descriptor.rsplit(')').next())
-            .is_some_and(crate::bytecode::is_reference)
-    }
-
     fn own(site: Option<u32>) -> Option<u32> {
         site.filter(|&s| s != CALLER_SITE)
     }
@@ -1664,13 +1658,7 @@ impl Run<'_> {
             // to this thread like the element a library `poll()` returns: not a snapshot. (A
             // number computed in an update, `addAndGet(0)`, stays one: written back, it loses
             // the updates made in between.)
-            let object = self
-                .p
-                .method(views.nodes[callee as usize].method)
-                .descriptor
-                .rsplit(')')
-                .next()
-                .is_some_and(crate::bytecode::is_reference);
+            let object = (self.p.method(views.nodes[callee as usize].method)).returns_reference();
             let taken = |g: &GAccess| {
                 object
                     && s.writes
@@ -2148,7 +2136,7 @@ impl Analysis for Run<'_> {
                     let r = inputs[0];
                     let owned =
                         r.local || bits(r.data).any(|b| matches!(self.srcs[b], Src::Outcome(..)));
-                    if owned && self.returns_reference() {
+                    if owned && self.p.method(self.id).returns_reference() {
                         v = Val {
                             src: r.data,
                             data: r.data,
