@@ -3241,3 +3241,107 @@ public final class App {
         "two started threads share the registry\n{describe}"
     );
 }
+
+#[test]
+fn a_lock_held_on_the_object_a_call_is_made_on_is_the_callees_own() {
+    const FEED: &str = r#"package e2e.handed;
+
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+public final class Feeds {
+    public static class Feed {
+        private final Deque<String> queue = new ConcurrentLinkedDeque<>();
+        private int sent;
+
+        public void send(String s) {
+            queue.add(s);
+        }
+
+        public synchronized void flush() {
+            fill();
+        }
+
+        private void fill() {
+            if (!queue.isEmpty()) {
+                sent += queue.poll().length(); // QUIET-OUTER-HELD
+            }
+        }
+
+        public synchronized void close() {
+            queue.clear();
+        }
+
+        public Runnable listener() {
+            return new Listener();
+        }
+
+        final class Listener implements Runnable {
+            @Override
+            public void run() {
+                synchronized (Feed.this) {
+                    fill();
+                }
+            }
+        }
+    }
+
+    public static class LooseFeed {
+        private final Deque<String> queue = new ConcurrentLinkedDeque<>();
+        private int sent;
+
+        public void send(String s) {
+            queue.add(s);
+        }
+
+        public synchronized void flush() {
+            fill();
+        }
+
+        private void fill() {
+            if (!queue.isEmpty()) {
+                sent += queue.poll().length(); // BUGGY-OWN-MONITOR
+            }
+        }
+
+        public synchronized void close() {
+            queue.clear();
+        }
+
+        public Runnable listener() {
+            return new Listener();
+        }
+
+        final class Listener implements Runnable {
+            @Override
+            public void run() {
+                synchronized (this) {
+                    fill();
+                }
+            }
+        }
+    }
+}
+"#;
+    let (run, report) = scan_library(
+        "handed-lock",
+        "e2e/handed/Feeds.java",
+        FEED,
+        &["--rules", "causal-stale-value"],
+    );
+    // The listener, an inner class, locks the feed it calls `fill()` on: that is the monitor the
+    // feed's own synchronized methods hold, so every taker of the queue holds it.
+    let quiet = finding_lines(&report, "causal-stale-value", "e2e.handed.Feeds$Feed");
+    assert!(
+        !quiet.contains(&line_of(FEED, "// QUIET-OUTER-HELD")),
+        "every caller of fill() holds the feed's monitor\n{}",
+        run.describe()
+    );
+    // Its twin's listener locks itself: two takers can both see the last element.
+    let buggy = finding_lines(&report, "causal-stale-value", "e2e.handed.Feeds$LooseFeed");
+    assert!(
+        buggy.contains(&line_of(FEED, "// BUGGY-OWN-MONITOR")),
+        "the listener holds its own monitor, not the feed's\n{}",
+        run.describe()
+    );
+}

@@ -1155,8 +1155,9 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
             .collect()
     };
     // (locks held, the call is made on `this`) at each site of a caller that takes locks (or
-    // that constructs).
-    let held: FxHashMap<(MethodId, u32), (Vec<LockId>, bool)> = wanted
+    // that constructs); each lock with the callee's own name for it when it is the lock of the
+    // receiver or of an argument ([`passed_objects`]).
+    let held: FxHashMap<(MethodId, u32), SiteHeld> = wanted
         .par_iter()
         .filter(|(caller, _)| takes_locks(**caller) || constructing.contains(*caller))
         .flat_map_iter(|(&caller, ats)| {
@@ -1239,11 +1240,18 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     Some((l, this)) => (l.clone(), *this),
                     None => (Vec::new(), site_receiver_is_this(p, caller, at)),
                 };
-                let mut all = local;
+                let mut all: Vec<LockId> = local.iter().map(|&(l, _)| l).collect();
                 if let Some(e) = entry.get(&caller) {
                     all.extend(e.iter().copied());
                 }
-                let here = translate(&all, callee, caller, receiver_this);
+                let mut here = translate(&all, callee, caller, receiver_this);
+                // The lock of the object the call hands over is the callee's own: the
+                // receiver's (`synchronized (Outer.this) { fill(); }` from an inner class, a
+                // caller's `synchronized (q) { q.drain(); }`) is its `this`, an argument's its
+                // parameter.
+                here.extend(local.iter().filter_map(|&(_, alias)| Some((None, alias?))));
+                here.sort_by_key(|l| format!("{l:?}"));
+                here.dedup();
                 common = Some(match common {
                     None => here,
                     Some(c) => c.into_iter().filter(|l| here.contains(l)).collect(),
@@ -1482,8 +1490,12 @@ struct SiteLocks<'p, 'a> {
     p: &'p Program,
     id: MethodId,
     ats: &'a [u32],
-    out: Vec<(u32, (Vec<locks::LockId>, bool))>,
+    out: Vec<(u32, SiteHeld)>,
 }
+
+/// The locks held at a call site, each with the callee's own name for it when it has one (see
+/// [`passed_objects`]), and whether the call is made on `this`.
+type SiteHeld = (Vec<(locks::LockId, Option<locks::LockId>)>, bool);
 
 impl engine::Observer for SiteLocks<'_, '_> {
     fn observe(&mut self, at: u32, frame: &engine::Frame<()>) {
@@ -1491,9 +1503,59 @@ impl engine::Observer for SiteLocks<'_, '_> {
             return;
         }
         let on_this = receiver_sym(self.p, self.id, at, frame) == Some(locks::Sym::This);
-        let held = frame.locks.held.iter().map(|h| h.lock).collect();
+        let passed = passed_objects(self.p, self.id, at, frame);
+        let held = (frame.locks.held.iter())
+            .map(|h| {
+                let as_callee = (passed.iter())
+                    .find(|(sym, _)| locks::LockId::of(*sym, u32::MAX) == h.lock)
+                    .map(|&(_, named)| named);
+                (h.lock, as_callee)
+            })
+            .collect();
         self.out.push((at, (held, on_this)));
     }
+}
+
+/// The objects the call at `at` hands its callee whose lock the caller may hold, each with the
+/// name the callee gives that lock: the receiver (`this` there) and the arguments (their
+/// parameter slots). Only objects a frame can name count (`this`, a parameter, a field path):
+/// another is never known to be the same lock twice.
+fn passed_objects(
+    p: &Program,
+    id: MethodId,
+    at: u32,
+    frame: &engine::Frame<()>,
+) -> Vec<(locks::Sym, locks::LockId)> {
+    use crate::bytecode::InvokeKind;
+    use locks::{LockId, Sym};
+    let Some(code) = p.method(id).code.as_ref() else {
+        return Vec::new();
+    };
+    let Some(&Op::Invoke(kind, r)) = code.insns.get(at as usize).map(|i| &i.op) else {
+        return Vec::new();
+    };
+    let mr = p.class(id.class).member(r);
+    let slots = mr.arg_slots as usize;
+    let instance = kind != InvokeKind::Static;
+    let Some(first) = frame.stack.len().checked_sub(slots + usize::from(instance)) else {
+        return Vec::new();
+    };
+    let nameable = |s: Sym| matches!(s, Sym::This | Sym::Param(_) | Sym::Field(..));
+    let mut out = Vec::new();
+    // The callee's slot of each stack entry (a `long` takes two of each): `this` at 0, then
+    // the arguments. A held lock is a reference's, so only a reference can match one.
+    for (k, slot) in frame.stack[first..].iter().enumerate() {
+        if !nameable(slot.sym) {
+            continue;
+        }
+        let named = if instance && k == 0 {
+            LockId::This
+        } else {
+            LockId::Param(k as u16)
+        };
+        out.push((slot.sym, named));
+    }
+    out
 }
 
 /// Whether a public method receives only calls the program makes: static, or an instance method

@@ -340,7 +340,27 @@ impl Collector<'_> {
                 if targets.is_empty() {
                     return;
                 }
-                let this_held = receiver == Sym::This && frame.locks.holds(LockId::This);
+                // The receiver's monitor held at the call: its own `this`, or an object of
+                // another class that the caller locks around its calls (a parameter, an object
+                // in a field: `synchronized (account) { account.balance(); .. }`). The callee's
+                // `synchronized` is re-entry there. Another object of the caller's own class
+                // (a parent cache locked around the same method) stays outside: the views do
+                // not tell two objects of one class apart, so the callee's fields would count
+                // as guarded by a lock that only that other object's callers take.
+                let own = self.id.class;
+                let other_class = || {
+                    (targets.iter()).all(|t| {
+                        !self.p.is_subclass_idx(t.class, own)
+                            && !self.p.is_subclass_idx(own, t.class)
+                    })
+                };
+                let this_held = match receiver {
+                    Sym::This => frame.locks.holds(LockId::This),
+                    Sym::Param(_) | Sym::Field(..) => {
+                        frame.locks.holds(LockId::of(receiver, u32::MAX)) && other_class()
+                    }
+                    _ => false,
+                };
                 let fresh_receiver = crate::analysis::locks::is_local_object(
                     &crate::analysis::locks::Caller {
                         program: self.p,
