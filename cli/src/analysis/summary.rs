@@ -1155,11 +1155,17 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
             .collect()
     };
     // (locks held, the call is made on `this`) at each site of a caller that takes locks (or
-    // that constructs); each lock with the callee's own name for it when it is the lock of the
-    // receiver or of an argument ([`passed_objects`]).
+    // that constructs, or may hold its own callers' locks: whether its call is made on `this`
+    // is then read off the frame, whatever its arguments compute); each lock with the callee's
+    // own name for it when it is the lock of the receiver or of an argument
+    // ([`passed_objects`]).
     let held: FxHashMap<(MethodId, u32), SiteHeld> = wanted
         .par_iter()
-        .filter(|(caller, _)| takes_locks(**caller) || constructing.contains(*caller))
+        .filter(|(caller, _)| {
+            takes_locks(**caller)
+                || constructing.contains(*caller)
+                || by_callee.contains_key(*caller)
+        })
         .flat_map_iter(|(&caller, ats)| {
             let mut o = SiteLocks {
                 p,
