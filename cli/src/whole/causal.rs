@@ -987,6 +987,9 @@ impl Run<'_> {
         // singleton; if (instance == null) { ..; singleton = instance; }` under the lock).
         let decides = self.ctl_flow(self.control(entry_at)).src;
         let rechecked = fresh(v.src & (!data | decides));
+        let cleared = (edge == Edge::Write)
+            .then(|| self.cleared_at(entry_at))
+            .flatten();
         for b in bits(stale) {
             if self.out.flows.len() >= MAX_LIST {
                 break;
@@ -1009,6 +1012,11 @@ impl Run<'_> {
             // A look that saw a one-way variable's last value decides on what no thread can
             // change any more.
             if check && self.terminal_look(b, src.var, entry_at) {
+                continue;
+            }
+            // A clearing write decided only by a look that saw the variable set: whatever another
+            // thread stored meanwhile, the variable ends cleared, as a fresh look would have it.
+            if check && cleared.is_some_and(|c| self.clears_what_it_saw(b, entry_at, c)) {
                 continue;
             }
             let superseded = if check {
@@ -1117,6 +1125,64 @@ impl Run<'_> {
         let Some(last) = last else {
             return false;
         };
+        self.look_went(b, at, |cond, jumps| {
+            case_taken(cond, jumps) == Some(case_of(last))
+        })
+    }
+
+    /// The case of the constant the write at `at` stores when it clears its variable: `null`,
+    /// `false` or zero pushed right before a field store, or before a `set` of an atomic
+    /// (`state.set(null)`, `dirty = false`), with no path joining in between.
+    fn cleared_at(&self, at: u32) -> Option<usize> {
+        let before = (at as usize).checked_sub(1)?;
+        if self.block_of.get(before) != self.block_of.get(at as usize) {
+            return None;
+        }
+        let store = match self.code.insns.get(at as usize).map(|i| &i.op)? {
+            Op::PutField(_) | Op::PutStatic(_) => true,
+            &Op::Invoke(crate::bytecode::InvokeKind::Virtual, r) => {
+                let m = self.class.member(r);
+                let ts = &self.p.thread_safe;
+                ts.is_scalar(&m.class) && ts.is_scalar_set(&m.name) && m.arg_slots == 1
+            }
+            _ => false,
+        };
+        match self.code.insns.get(before).map(|i| &i.op)? {
+            Op::Flag(k) if store => match case_of(*k) {
+                NONZERO => None,
+                c => Some(c),
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether the conditions on source `b` that the clearing write at `at` depends on (it
+    /// stores the constant of case `cleared`, [`Run::cleared_at`]) all test the value it read,
+    /// just read, and all go the way where it was not that constant (`if (dirty) { ..; dirty =
+    /// false; }`, `if (state.get() != null) state.set(null)`): whatever another thread stored
+    /// meanwhile, the write leaves the variable as a fresh look would have. A value tested at
+    /// once is used nowhere else; a look that is kept and used (`n = head; .. process(n); head
+    /// = null;`) is no such look. A setting write (`if (!started) { started = true; .. }`) stays
+    /// a decision: it stands for the once-only work the look guards.
+    fn clears_what_it_saw(&self, b: usize, at: u32, cleared: usize) -> bool {
+        self.look_went(b, at, |cond, jumps| {
+            use crate::bytecode::Cond;
+            match cleared {
+                ZERO => case_taken(cond, jumps) == Some(NONZERO),
+                NULL => matches!((cond, jumps), (Cond::Null, false) | (Cond::NonNull, true)),
+                _ => false,
+            }
+        })
+    }
+
+    /// Whether the conditions on source `b` that the instruction at `at` depends on all test the
+    /// value it read, right after reading it, and each goes the way `went` accepts.
+    fn look_went(
+        &self,
+        b: usize,
+        at: u32,
+        went: impl Fn(crate::bytecode::Cond, bool) -> bool,
+    ) -> bool {
         let read_at = match self.srcs.get(b) {
             Some(Src::Atomic(g)) if g.loc.method == self.id => g.loc.at,
             Some(Src::Plain(_, loc)) if loc.method == self.id => loc.at,
@@ -1140,7 +1206,7 @@ impl Run<'_> {
                 return false;
             }
             let jumps = Some(&edge) == self.block_of.get(*target as usize);
-            if case_taken(*cond, jumps) != Some(case_of(last)) {
+            if !went(*cond, jumps) {
                 return false;
             }
             tested = true;
