@@ -1155,7 +1155,7 @@ pub fn resolve_call(
         returns_clock: s.returns_clock,
         returns_this: s.returns_this,
         own_lock: s.own_lock,
-        atomic: callee.has_annotation_named(&p.config.atomic_annotations),
+        atomic: s.own_lock == Some(OwnLock::Atomic),
         same_abstraction: callee.is_synchronized()
             && p.same_abstraction(&caller.class.name, &p.class(target.class).name),
         callee_class: target.class,
