@@ -135,6 +135,12 @@ impl LockId {
             }
         }
     }
+    /// The lock of an object a frame can name the same way at two places (`this`, a parameter,
+    /// a field path): what a call hands over, whose lock a caller may hold around the call.
+    pub fn of_object(sym: Sym) -> Option<LockId> {
+        matches!(sym, Sym::This | Sym::Param(_) | Sym::Field(..)).then(|| LockId::of(sym, u32::MAX))
+    }
+
     fn nameable(self) -> bool {
         !matches!(self, LockId::Site(_))
     }

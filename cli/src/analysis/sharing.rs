@@ -440,7 +440,7 @@ pub fn boolean_constant(class: &str, name: &str) -> Option<Konst> {
 }
 
 /// The constant instruction `at` pushes: a [`Op::Flag`], or `Boolean.TRUE`/`FALSE`.
-fn konst_at(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<Konst> {
+pub(crate) fn konst_at(c: &Class, code: &crate::bytecode::Code, at: usize) -> Option<Konst> {
     match code.insns.get(at)?.op {
         Op::Flag(k) => Some(k),
         Op::GetStatic(r) => {

@@ -1255,9 +1255,11 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                 // receiver's (`synchronized (Outer.this) { fill(); }` from an inner class, a
                 // caller's `synchronized (q) { q.drain(); }`) is its `this`, an argument's its
                 // parameter.
-                here.extend(local.iter().filter_map(|&(_, alias)| Some((None, alias?))));
-                here.sort_by_key(|l| format!("{l:?}"));
-                here.dedup();
+                for alias in local.iter().filter_map(|&(_, alias)| Some((None, alias?))) {
+                    if !here.contains(&alias) {
+                        here.push(alias);
+                    }
+                }
                 common = Some(match common {
                     None => here,
                     Some(c) => c.into_iter().filter(|l| here.contains(l)).collect(),
@@ -1513,7 +1515,7 @@ impl engine::Observer for SiteLocks<'_, '_> {
         let held = (frame.locks.held.iter())
             .map(|h| {
                 let as_callee = (passed.iter())
-                    .find(|(sym, _)| locks::LockId::of(*sym, u32::MAX) == h.lock)
+                    .find(|&&(lock, _)| lock == h.lock)
                     .map(|&(_, named)| named);
                 (h.lock, as_callee)
             })
@@ -1522,18 +1524,18 @@ impl engine::Observer for SiteLocks<'_, '_> {
     }
 }
 
-/// The objects the call at `at` hands its callee whose lock the caller may hold, each with the
-/// name the callee gives that lock: the receiver (`this` there) and the arguments (their
-/// parameter slots). Only objects a frame can name count (`this`, a parameter, a field path):
+/// The locks of the objects the call at `at` hands its callee, as the caller names them, each
+/// with the name the callee gives it: the receiver's (`this` there) and the arguments' (their
+/// parameter slots). Only objects a frame can name count ([`locks::LockId::of_object`]):
 /// another is never known to be the same lock twice.
 fn passed_objects(
     p: &Program,
     id: MethodId,
     at: u32,
     frame: &engine::Frame<()>,
-) -> Vec<(locks::Sym, locks::LockId)> {
+) -> Vec<(locks::LockId, locks::LockId)> {
     use crate::bytecode::InvokeKind;
-    use locks::{LockId, Sym};
+    use locks::LockId;
     let Some(code) = p.method(id).code.as_ref() else {
         return Vec::new();
     };
@@ -1546,22 +1548,18 @@ fn passed_objects(
     let Some(first) = frame.stack.len().checked_sub(slots + usize::from(instance)) else {
         return Vec::new();
     };
-    let nameable = |s: Sym| matches!(s, Sym::This | Sym::Param(_) | Sym::Field(..));
-    let mut out = Vec::new();
     // The callee's slot of each stack entry (a `long` takes two of each): `this` at 0, then
     // the arguments. A held lock is a reference's, so only a reference can match one.
-    for (k, slot) in frame.stack[first..].iter().enumerate() {
-        if !nameable(slot.sym) {
-            continue;
-        }
-        let named = if instance && k == 0 {
-            LockId::This
-        } else {
-            LockId::Param(k as u16)
-        };
-        out.push((slot.sym, named));
-    }
-    out
+    (frame.stack[first..].iter().enumerate())
+        .filter_map(|(k, slot)| {
+            let named = if instance && k == 0 {
+                LockId::This
+            } else {
+                LockId::Param(k as u16)
+            };
+            Some((LockId::of_object(slot.sym)?, named))
+        })
+        .collect()
 }
 
 /// Whether a public method receives only calls the program makes: static, or an instance method

@@ -1132,7 +1132,8 @@ impl Run<'_> {
 
     /// The case of the constant the write at `at` stores when it clears its variable: `null`,
     /// `false` or zero pushed right before a field store, or before a `set` of an atomic
-    /// (`state.set(null)`, `dirty = false`), with no path joining in between.
+    /// (`state.set(null)`, `dirty = false`), with no path joining in between (the constants a
+    /// one-way field's writes store: [`crate::analysis::sharing::konst_at`]).
     fn cleared_at(&self, at: u32) -> Option<usize> {
         let before = (at as usize).checked_sub(1)?;
         if self.block_of.get(before) != self.block_of.get(at as usize) {
@@ -1147,12 +1148,14 @@ impl Run<'_> {
             }
             _ => false,
         };
-        match self.code.insns.get(before).map(|i| &i.op)? {
-            Op::Flag(k) if store => match case_of(*k) {
-                NONZERO => None,
-                c => Some(c),
-            },
-            _ => None,
+        if !store {
+            return None;
+        }
+        match case_of(crate::analysis::sharing::konst_at(
+            self.class, self.code, before,
+        )?) {
+            NONZERO => None,
+            c => Some(c),
         }
     }
 

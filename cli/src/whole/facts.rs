@@ -354,13 +354,9 @@ impl Collector<'_> {
                             && !self.p.is_subclass_idx(own, t.class)
                     })
                 };
-                let this_held = match receiver {
-                    Sym::This => frame.locks.holds(LockId::This),
-                    Sym::Param(_) | Sym::Field(..) => {
-                        frame.locks.holds(LockId::of(receiver, u32::MAX)) && other_class()
-                    }
-                    _ => false,
-                };
+                let this_held = LockId::of_object(receiver).is_some_and(|lock| {
+                    frame.locks.holds(lock) && (receiver == Sym::This || other_class())
+                });
                 let fresh_receiver = crate::analysis::locks::is_local_object(
                     &crate::analysis::locks::Caller {
                         program: self.p,
