@@ -1240,7 +1240,7 @@ fn apart(
 /// (see [`apart`]).
 fn region_apart(p: &Program, v: &Views, n: usize, lv: usize, sel: (u32, Sel<'_>)) -> bool {
     let view = &v.lock_views[lv];
-    unrelated(p, v, n, view.node, sel.0) && region_own(v, view.node, view.site, sel.1)
+    unrelated(p, v, n, view.node, sel.0) && region_own(v, view.node, view.site, sel.1, None)
 }
 
 /// Whether nodes `n` and `w` run code of two subclasses of `class` neither of which extends
@@ -1272,7 +1272,22 @@ fn unrelated(p: &Program, v: &Views, n: usize, w: usize, class: u32) -> bool {
 /// method's own object: it is reached through calls on that object, and its accesses (those
 /// of its region, and of the callees it runs there, see [`only_own_object`]) are on `this`.
 fn section_own(v: &Views, n: usize, e: &Entered, sel: Sel<'_>) -> bool {
+    section_own_apart(v, n, e, None, sel)
+}
+
+/// [`section_own`], leaving out of `e`'s region the call through which section `other` is
+/// reached when the region encloses it (`synchronized long length() { if (closed) ..;
+/// session.execute(req); }`: the region's own look, apart from the other section nested in
+/// it).
+fn section_own_apart(
+    v: &Views,
+    n: usize,
+    e: &Entered,
+    other: Option<&Entered>,
+    sel: Sel<'_>,
+) -> bool {
     let mut node = n;
+    let mut level = 0;
     for &(at, next) in e.route.iter().take_while(|&&r| r != NONE) {
         let Some(c) = v.facts[node].calls.iter().find(|c| c.at == at) else {
             return false;
@@ -1281,22 +1296,31 @@ fn section_own(v: &Views, n: usize, e: &Entered, sel: Sel<'_>) -> bool {
             return false;
         }
         node = next as usize;
+        level += 1;
     }
+    // The call of this node that leads to `other`, when both are reached the same way so far.
+    let skip = other
+        .filter(|o| o.route[..level] == e.route[..level])
+        .and_then(|o| o.route.get(level))
+        .filter(|&&r| r != NONE)
+        .map(|r| r.0);
     match e.sec {
         Section::Free(m, at) => (v.facts[m as usize].accesses.iter())
             .filter(|a| a.at == at && sel.has(a.field))
             .all(|a| a.on_this),
         Section::View(lv) => {
             let lv = &v.lock_views[lv as usize];
-            region_own(v, lv.node, lv.site, sel)
+            let skip = skip.filter(|_| lv.node == node);
+            region_own(v, lv.node, lv.site, sel, skip)
         }
     }
 }
 
 /// Whether the region at `site` of node `n` (the whole method for its `synchronized`) touches
 /// the fields of `class` only on its own object: its accesses there on `this`, and the callees
-/// it runs there on `this` too (see [`only_own_object`]), or reaching none of the fields.
-fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>) -> bool {
+/// it runs there on `this` too (see [`only_own_object`]), or reaching none of the fields. The
+/// call at `skip` is left out.
+fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>, skip: Option<u32>) -> bool {
     let mine = |f: FieldId| sel.has(f);
     let f = &v.facts[n];
     let inside = |held: &[u32]| site == METHOD_SITE || held.contains(&site);
@@ -1304,15 +1328,17 @@ fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>) -> bool {
         .filter(|a| mine(a.field) && inside(&a.held))
         .all(|a| a.on_this);
     accesses
-        && f.calls.iter().filter(|c| inside(&c.held)).all(|c| {
-            v.callee_nodes(c).all(|t| {
-                if c.on_this {
-                    only_own_object(v, t, sel, READ | WRITE)
-                } else {
-                    !reaches_fields(v, t, sel, READ | WRITE)
-                }
+        && (f.calls.iter())
+            .filter(|c| inside(&c.held) && Some(c.at) != skip)
+            .all(|c| {
+                v.callee_nodes(c).all(|t| {
+                    if c.on_this {
+                        only_own_object(v, t, sel, READ | WRITE)
+                    } else {
+                        !reaches_fields(v, t, sel, READ | WRITE)
+                    }
+                })
             })
-        })
 }
 
 /// Whether the scope of node `m` has a field of `class` accessed with `kind`.
@@ -1493,7 +1519,11 @@ fn held_across(
     // writer that holds its own object's monitor is then another object's (`dst.append(src)`
     // holds `dst` while `src.clear()` holds `src`). It covers sections on that same object
     // (each under a lock of its own: `synchronized void stop() { stopA(); stopB(); }`), whose
-    // writers that hold the monitor wait for the method.
+    // writers that hold the monitor wait for the method. One such section is enough, apart
+    // from the other nested in it (`synchronized long length() { if (closed) ..;
+    // session.execute(this); }`, whose session reads whatever handle it is handed): a writer
+    // that holds its own object's monitor conflicts with the look on this object only when
+    // it is this object, and then it waits.
     let own = std::cell::OnceCell::new();
     let covers = |node: usize, (class, k): &NamedLock| {
         let mine = v.nodes[node].method.class;
@@ -1503,8 +1533,8 @@ fn held_across(
         !(p.is_subclass_idx(mine, x.class) || p.is_subclass_idx(x.class, mine))
             || (node == n
                 && *own.get_or_init(|| {
-                    section_own(v, n, x, Sel::of(v, x.class))
-                        && section_own(v, n, y, Sel::of(v, y.class))
+                    section_own_apart(v, n, x, Some(y), Sel::of(v, x.class))
+                        || section_own_apart(v, n, y, Some(x), Sel::of(v, y.class))
                 }))
     };
     let mut out: Vec<NamedLock> = Vec::new();
