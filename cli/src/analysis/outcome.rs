@@ -24,6 +24,30 @@ pub fn look_tested(code: &Code, at: u32) -> bool {
     tested_after(code, next + usize::from(length))
 }
 
+/// Whether the value read at `at` goes nowhere but into conditions: tested at once, or stored
+/// in a local that the method stores nothing else in, whose every load is tested (`Object v =
+/// value; if (v == CANCELLED) return; if (v == null) ..`). Such a look only decides; its value
+/// is handed to no call and kept nowhere.
+pub fn only_tested(code: &Code, at: u32) -> bool {
+    let mut k = at as usize + 1;
+    while matches!(code.insns.get(k).map(|i| &i.op), Some(Op::CheckCast)) {
+        k += 1;
+    }
+    match code.insns.get(k).map(|i| &i.op) {
+        Some(&Op::Store(slot, _)) => {
+            let stores = (code.insns.iter())
+                .filter(|i| matches!(i.op, Op::Store(s, _) if s == slot))
+                .count();
+            let mut loads = (code.insns.iter().enumerate())
+                .filter(|(_, i)| matches!(i.op, Op::Load(s, _) if s == slot))
+                .peekable();
+            stores == 1 && loads.peek().is_some() && loads.all(|(j, _)| tested_from(code, j + 1))
+        }
+        Some(Op::Dup) => false,
+        _ => tested_from(code, k),
+    }
+}
+
 /// [`result_tested`] for the value on top of the stack before instruction `k`.
 fn tested_after(code: &Code, mut k: usize) -> bool {
     // `(r = q.poll()) != null`: dup, store, test.

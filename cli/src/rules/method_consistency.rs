@@ -679,8 +679,10 @@ fn after(
 ///
 /// Two sections reached through one call are linked when the callee links them (and, for a
 /// call in a loop, when both write: the next call's first section follows this one's second).
-/// Two sections that both write, or one two calls down (the causal graph follows values one
-/// call deep), are always linked; so is everything in a node the causal analysis did not cover.
+/// Two sections that both write are always linked, and so is one two calls down (the causal
+/// graph follows values one call deep) unless the other is the method's own unlocked look
+/// whose value only goes into tests and the deep section reads its fields again; so is
+/// everything in a node the causal analysis did not cover.
 ///
 /// [`NodeOut::links`]: crate::whole::causal::NodeOut::links
 /// [`NodeOut::escapes`]: crate::whole::causal::NodeOut::escapes
@@ -717,9 +719,7 @@ fn linked(
         };
         return repeats(p, v, n, x.route[0].0, flows) && writes(x) && writes(y);
     }
-    if x.route[1] != NONE || y.route[1] != NONE {
-        return true;
-    }
+    let deep = x.route[1] != NONE || y.route[1] != NONE;
     let (fx, fy) = (
         section_accesses(v, x.sec, x.class),
         section_accesses(v, y.sec, y.class),
@@ -730,6 +730,28 @@ fn linked(
         return true;
     };
     let code = p.method(v.nodes[n].method).code.as_ref();
+    // A section two calls down is beyond the values the causal graph follows (one call deep):
+    // linked, unless the other is the method's own unlocked look whose value goes nowhere but
+    // into tests (`Object v = value; if (v == CANCELLED) return; .. complete();`), and the
+    // deep section reads each of the look's fields again: the look only decided to go there,
+    // and what it decided is decided again under the lock. (Passed on, or only written there,
+    // the look stays linked.)
+    if deep {
+        let looks_again =
+            |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
+                matches!(e.sec, Section::Free(m, _) if m as usize == n)
+                    && e.route[0] == NONE
+                    && e.anchor(v, n)
+                        .zip(code)
+                        .is_some_and(|(at, code)| crate::analysis::outcome::only_tested(code, at))
+                    && look
+                        .iter()
+                        .all(|&(f, k)| k & WRITE == 0 && has(then, f) && section_reads(v, other, f))
+            };
+        if !(looks_again(x, &fx, y, &fy) || looks_again(y, &fy, x, &fx)) {
+            return true;
+        }
+    }
     let quick = |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
         // A read of the look itself: in its region, or one of its unlocked accesses.
         let ats: Vec<u32> = instances(v, e)
@@ -764,8 +786,13 @@ fn linked(
             }
         };
         // The look's value reaches a write (of its variable or another), is combined with
-        // another value, or is returned.
-        let acted_on = (o.flows.iter().chain(&o.links)).any(|f| used(&f.src, f.unlocked))
+        // another value, or is returned. Not into the call that leads to a section two calls
+        // down that reads the look's fields again (see `deep` above): the look, whose value
+        // goes nowhere but into tests, decided only to make that call.
+        let deep_entry = (other.route[1] != NONE).then_some(other.route[0].0);
+        let again = |f: &crate::whole::causal::Flow| Some(f.entry_at) == deep_entry;
+        let acted_on = (o.flows.iter().chain(&o.links))
+            .any(|f| used(&f.src, f.unlocked) && !again(f))
             || (o.combines.iter()).any(|c| in_region(&c.a) || in_region(&c.b))
             || o.summary.ret_reads.iter().any(in_region)
             || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc));
@@ -1339,6 +1366,25 @@ fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>, skip: Option<u32>) -
                     }
                 })
             })
+}
+
+/// Whether section `e` reads field `f` (of the section's class): an access of its region, or
+/// of the callees it runs there, or the unlocked access it is.
+fn section_reads(v: &Views, e: &Entered, f: FieldId) -> bool {
+    let only = [f];
+    let sel = Sel::of(v, e.class).only(&only);
+    match e.sec {
+        Section::Free(m, at) => (v.facts[m as usize].accesses.iter())
+            .any(|a| a.at == at && a.field == f && a.kind & READ != 0),
+        Section::View(lv) => {
+            let lv = &v.lock_views[lv as usize];
+            let facts = &v.facts[lv.node];
+            let inside = |held: &[u32]| lv.site == METHOD_SITE || held.contains(&lv.site);
+            (facts.accesses.iter()).any(|a| a.field == f && a.kind & READ != 0 && inside(&a.held))
+                || (facts.calls.iter().filter(|c| inside(&c.held)))
+                    .any(|c| v.callee_nodes(c).any(|t| reaches_fields(v, t, sel, READ)))
+        }
+    }
 }
 
 /// Whether the scope of node `m` has a field of `class` accessed with `kind`.
