@@ -3345,3 +3345,116 @@ public final class Feeds {
         run.describe()
     );
 }
+
+/// Kotlin compiles an `internal` member public, with the module's name appended to its own
+/// (`record$e2e`): only the module's code calls it, so in open world it is no entry of the
+/// library's unknown callers. Here nobody in the module records, so no thread writes between
+/// the two looks of `Meter.mean()`; its twin's `record` is public, and any caller can.
+#[test]
+fn a_kotlin_internal_method_is_no_entry_of_the_open_world() {
+    const METADATA: &str = r#"package kotlin;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+/** What Kotlin marks its classes with (the real one carries the declarations' metadata). */
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Metadata {
+}
+"#;
+    const METERS: &str = r#"package e2e.kt;
+
+public final class Meters {
+    /** As Kotlin compiles it: `internal fun record(v: Long)`, public with the module's name. */
+    @kotlin.Metadata
+    public static final class Meter {
+        private long count;
+        private long total;
+
+        public synchronized long count() {
+            return count;
+        }
+
+        public synchronized long total() {
+            return total;
+        }
+
+        public double mean() {
+            long c = count(); // QUIET-INTERNAL
+            long t = total();
+            return c == 0 ? 0 : (double) t / c;
+        }
+
+        public synchronized void record$e2e(long v) {
+            count++;
+            total += v;
+        }
+    }
+
+    /** The same, its recording public: any caller can record between the two looks. */
+    @kotlin.Metadata
+    public static final class LooseMeter {
+        private long count;
+        private long total;
+
+        public synchronized long count() {
+            return count;
+        }
+
+        public synchronized long total() {
+            return total;
+        }
+
+        public double mean() {
+            long c = count(); // BUGGY-PUBLIC
+            long t = total();
+            return c == 0 ? 0 : (double) t / c;
+        }
+
+        public synchronized void record(long v) {
+            count++;
+            total += v;
+        }
+    }
+}
+"#;
+    let src = common::scratch_dir("kotlin-internal-src");
+    let lib = common::scratch_dir("kotlin-internal-lib");
+    common::compile_sources(
+        &src,
+        &lib,
+        "17",
+        &[
+            ("kotlin/Metadata.java", METADATA),
+            ("e2e/kt/Meters.java", METERS),
+        ],
+    );
+    let (run, report) = scan_json(&[&lib], &[]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    for rule in ["method-consistency", "high-level-data-race"] {
+        let quiet = finding_lines(&report, rule, "e2e.kt.Meters$Meter");
+        assert!(
+            quiet.is_empty(),
+            "{rule}: only the module calls record$e2e, and it does not\n{}",
+            run.describe()
+        );
+        let buggy = finding_lines(&report, rule, "e2e.kt.Meters$LooseMeter");
+        assert!(
+            !buggy.is_empty(),
+            "{rule}: any caller can record between the looks\n{}",
+            run.describe()
+        );
+    }
+    let mc = finding_lines(&report, "method-consistency", "e2e.kt.Meters$LooseMeter");
+    assert!(
+        mc.contains(&line_of(METERS, "// BUGGY-PUBLIC")),
+        "{mc:?}\n{}",
+        run.describe()
+    );
+}

@@ -884,7 +884,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         };
         m.code.is_some()
             && !matches!(&*m.name, "<init>" | "<clinit>")
-            && (m.access & acc::PUBLIC == 0 || overrides_nothing(p, c, m))
+            && (!m.callable_outside(c) || overrides_nothing(p, c, m))
             && !captured()
     };
     // A virtual call to a method that is not public, or declared in a type that is not: the
@@ -897,7 +897,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         }
         let t = p.resolved(ci as u32, r)?;
         let (m, c) = (p.method(t), p.class(t.class));
-        let hidden = m.access & acc::PUBLIC == 0 || c.access & acc::PUBLIC == 0;
+        let hidden = !m.callable_outside(c) || c.access & acc::PUBLIC == 0;
         let overridable = (m.access | c.access) & (acc::FINAL | acc::PRIVATE) == 0;
         (hidden && overridable).then_some(t)
     };

@@ -85,6 +85,11 @@ impl Class {
         self.access & acc::INTERFACE != 0
     }
 
+    /// Whether the class was compiled from Kotlin (it carries `@kotlin.Metadata`).
+    pub fn is_kotlin(&self) -> bool {
+        self.annotations.iter().any(|a| &**a == "Lkotlin/Metadata;")
+    }
+
     /// The binary name with dots: `com.x.Outer$Inner`.
     pub fn dotted_name(&self) -> String {
         dotted(&self.name)
@@ -180,6 +185,19 @@ impl Method {
             own + 1
         }
     }
+    /// Whether code outside the scanned module can call the method: it is `public`, and not a
+    /// Kotlin `internal` member. Kotlin compiles those public, with the module's name appended
+    /// to theirs (`removeEntry$okhttp`), so that only the module's own code calls them; a Kotlin
+    /// class carries `@kotlin.Metadata`.
+    pub fn callable_outside(&self, class: &Class) -> bool {
+        self.access & acc::PUBLIC != 0
+            && !(self.access & (acc::SYNTHETIC | acc::BRIDGE) == 0
+                && self.name.rsplit_once('$').is_some_and(|(name, module)| {
+                    !name.is_empty() && !module.is_empty() && !name.starts_with('<')
+                })
+                && class.is_kotlin())
+    }
+
     pub fn has_annotation_named(&self, simple_names: &[String]) -> bool {
         self.annotations.iter().any(|a| {
             simple_names

@@ -877,7 +877,7 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
             continue;
         }
         for (mi, m) in c.methods.iter().enumerate() {
-            let public = m.access & 0x0001 != 0;
+            let public = m.callable_outside(c);
             if public
                 && m.code.is_some()
                 && !m.name.starts_with('<')
