@@ -445,6 +445,8 @@ pub struct ThreadSafeList {
     validating: Pairs,
     /// Conditional updates (`putIfAbsent`, `computeIfAbsent`): method names.
     checked: FxHashSet<String>,
+    /// Sets, whose `add(o)` inserts `o` only where it is absent and says whether it did.
+    set_classes: FxHashSet<String>,
     /// Methods returning a live view (`iterator`, `keySet`): method names.
     views: FxHashSet<String>,
     /// Methods returning a new copy of the contents (`toArray`): method names.
@@ -591,6 +593,7 @@ impl ThreadSafeList {
                 "collection" => &mut self.collections,
                 "condition" => &mut self.conditions,
                 "checked" => &mut self.checked,
+                "set" => &mut self.set_classes,
                 "view" => &mut self.views,
                 "publish" => &mut self.publishes,
                 "head-read" => &mut self.head_reads,
@@ -776,6 +779,13 @@ impl ThreadSafeList {
     /// Whether a call only turns its arguments into text (see `format` in the data file).
     pub fn is_format(&self, class: &str, method: &str) -> bool {
         !self.formats.is_empty() && self.formats.contains(class, method)
+    }
+
+    /// Whether a call of `class.name` (descriptor `desc`) is a set's `add(o)`: it inserts `o`
+    /// only where it is absent, and its result says whether it did. Tested, that result is a
+    /// conditional insert's outcome, like `putIfAbsent`'s (`if (seen.add(id))`).
+    pub fn is_conditional_insert(&self, class: &str, name: &str, desc: &str) -> bool {
+        name == "add" && desc == "(Ljava/lang/Object;)Z" && self.set_classes.contains(class)
     }
 
     /// What a call of method `name` on a thread-safe object gives back, and whether it checks

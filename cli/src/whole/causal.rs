@@ -1427,8 +1427,22 @@ impl Run<'_> {
         else {
             return union(inputs).or(ctl);
         };
-        let name = &self.class.member(r).name;
+        let m = self.class.member(r);
+        let name = &m.name;
         let access = self.p.thread_safe.state_access(name);
+        // A set's `add` whose result the code tests (or returns) is a conditional insert: it
+        // decides on the set as it is now, and says what it found (a stale look that led to it
+        // acts on nothing stale). Its result ignored, the work done beside it stands on the
+        // stale look alone.
+        let inserts = self
+            .p
+            .thread_safe
+            .is_conditional_insert(&m.class, name, &m.desc)
+            && (crate::analysis::outcome::result_tested(self.code, cx.at)
+                || matches!(
+                    self.code.insns.get(cx.at as usize + 1).map(|i| &i.op),
+                    Some(Op::Return(_))
+                ));
         let var = inputs
             .first()
             .and_then(|recv| self.derived_var(recv.field, STATE));
@@ -1465,7 +1479,10 @@ impl Run<'_> {
                 // A compare-and-set or a conditional update checks the state it writes: no
                 // stale value or stale decision reaches it, here or in a caller. A
                 // single-writer publication (`lazySet`) writes the writer's own value.
-                if kind != RegionCall::Validating && !self.p.thread_safe.is_publish(name) {
+                if kind != RegionCall::Validating
+                    && !inserts
+                    && !self.p.thread_safe.is_publish(name)
+                {
                     self.flow(flowing, data.data, (dst, on), (cx.at, cx.at), Edge::Write);
                     self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
