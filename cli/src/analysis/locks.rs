@@ -435,6 +435,9 @@ impl Pairs {
 pub struct ThreadSafeList {
     classes: FxHashSet<String>,
     factories: Pairs,
+    /// Factories that wrap the object they are given (`Collections.newSetFromMap`): the result
+    /// is thread-safe when that object is.
+    wrappers: Pairs,
     locks: FxHashSet<String>,
     /// Read-write locks whose acquisitions return a stamp (`StampedLock`).
     stamped: FxHashSet<String>,
@@ -575,6 +578,7 @@ impl ThreadSafeList {
             }
             match kind {
                 "factory" => self.factories.insert_member(name),
+                "wrap" => self.wrappers.insert_member(name),
                 "immutable" => self.immutable.insert_member(name),
                 "plain" => self.plain.insert_member(name),
                 "per-thread" => self.per_thread.insert_member(name),
@@ -620,6 +624,10 @@ impl ThreadSafeList {
     }
     pub fn is_factory(&self, class: &str, method: &str) -> bool {
         self.factories.contains(class, method)
+    }
+    /// Whether `class.method` wraps the one object it is given (see `wrap` in the data file).
+    pub fn is_wrapper(&self, class: &str, method: &str) -> bool {
+        self.wrappers.contains(class, method)
     }
     pub fn is_lock(&self, name: &str) -> bool {
         self.locks.contains(name)

@@ -230,24 +230,39 @@ fn direct_own_lock(p: &Program, id: MethodId) -> Option<OwnLock> {
 }
 
 /// Fields assigned a thread-safe object: `f = Collections.synchronizedMap(..)` or
-/// `f = new ConcurrentHashMap<>()` (the call right before the store, as javac emits it), and
-/// whether that object is a new legacy collection (`f = new Vector<>()`: `legacy` in the
-/// platform model).
+/// `f = new ConcurrentHashMap<>()` (the call right before the store, as javac emits it), or a
+/// wrapper of a new one (`f = Collections.newSetFromMap(new ConcurrentHashMap<>())`: `wrap` in
+/// the platform model), and whether that object is a new legacy collection (`f = new
+/// Vector<>()`: `legacy` in the platform model).
 pub fn thread_safe_fields(p: &Program) -> HashSet<(Box<str>, Box<str>, bool)> {
     p.par_classes()
         .flat_map_iter(|c| {
             let mut found = Vec::new();
             for m in &c.methods {
                 let Some(code) = &m.code else { continue };
-                for w in code.insns.windows(2) {
+                for (i, w) in code.insns.windows(2).enumerate() {
                     let (Op::PutField(f) | Op::PutStatic(f)) = &w[1].op else {
                         continue;
                     };
                     let Op::Invoke(_, r) = &w[0].op else { continue };
                     let r = c.member(*r);
                     let new = &*r.name == "<init>";
+                    // The wrapped object constructed right before the wrapper's call.
+                    let wraps_new = || {
+                        p.thread_safe.is_wrapper(&r.class, &r.name)
+                            && i.checked_sub(1)
+                                .and_then(|k| code.insns.get(k))
+                                .is_some_and(|insn| match insn.op {
+                                    Op::Invoke(crate::bytecode::InvokeKind::Special, a) => {
+                                        let a = c.member(a);
+                                        &*a.name == "<init>" && p.thread_safe.is_class(&a.class)
+                                    }
+                                    _ => false,
+                                })
+                    };
                     let thread_safe = p.thread_safe.is_factory(&r.class, &r.name)
-                        || (new && p.thread_safe.is_class(&r.class));
+                        || (new && p.thread_safe.is_class(&r.class))
+                        || wraps_new();
                     if thread_safe {
                         let f = c.member(*f);
                         let legacy = new && p.thread_safe.is_legacy(&r.class);
