@@ -191,11 +191,11 @@ impl Method {
     /// class carries `@kotlin.Metadata`.
     pub fn callable_outside(&self, class: &Class) -> bool {
         self.access & acc::PUBLIC != 0
-            && !(self.access & (acc::SYNTHETIC | acc::BRIDGE) == 0
+            && !(class.is_kotlin()
+                && self.access & (acc::SYNTHETIC | acc::BRIDGE) == 0
                 && self.name.rsplit_once('$').is_some_and(|(name, module)| {
                     !name.is_empty() && !module.is_empty() && !name.starts_with('<')
-                })
-                && class.is_kotlin())
+                }))
     }
 
     pub fn has_annotation_named(&self, simple_names: &[String]) -> bool {
