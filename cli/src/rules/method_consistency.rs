@@ -679,7 +679,9 @@ fn after(
 ///
 /// Two sections reached through one call are linked when the callee links them (and, for a
 /// call in a loop, when both write: the next call's first section follows this one's second).
-/// Two sections that both write are always linked, and so is one two calls down (the causal
+/// A first section that only stores its fields is not linked to a later critical section that
+/// reads each of them again and returns none of them (a setter's store, then the step that
+/// applies it). Two sections that both write are otherwise linked, and so is one two calls down (the causal
 /// graph follows values one call deep) unless the other is the method's own unlocked look
 /// whose value only goes into tests and the deep section reads its fields again; so is
 /// everything in a node the causal analysis did not cover.
@@ -812,6 +814,34 @@ fn linked(
         look.iter().all(|&(f, k)| k & WRITE == 0 && has(then, f)) && only_decides && !acted_on
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
+    // A first section that only stores its fields (it reads none of them, so hands nothing on)
+    // before a critical section that reads each of them again and returns none of what it
+    // reads: the second decides on the state as it is then, under its lock, whoever stored it
+    // last (a setter's store, then the step that applies it: `synchronized (this) {
+    // maxRequests = n; } promoteAndExecute();`, which reads the limit again). A read after the
+    // lock, or one returned, still takes what the first section set up for its own (`tmp =
+    // load(); .. return tmp;`), which another thread can replace.
+    let stores_then_reads = |e: &Entered, stored: &[(FieldId, u8)], other: &Entered| {
+        let Section::View(lv) = other.sec else {
+            return false;
+        };
+        let lv = &v.lock_views[lv as usize];
+        let call = (other.route[0] != NONE).then_some(other.route[0].0);
+        let returned = o.summary.ret_reads.iter().any(|g| {
+            g.node as usize == lv.node && g.site == lv.site
+                || g.node as usize == n && Some(g.site) == call
+        });
+        !deep
+            && !returned
+            && stored.iter().all(|&(f, k)| {
+                k & WRITE != 0 && !section_reads(v, e, f) && section_reads(v, other, f)
+            })
+    };
+    if x_first && !y_first && stores_then_reads(x, &fx, y)
+        || y_first && !x_first && stores_then_reads(y, &fy, x)
+    {
+        return false;
+    }
     if x_first && !quick(x, &fx, y, &fy) || y_first && !quick(y, &fy, x, &fx) {
         return true;
     }
