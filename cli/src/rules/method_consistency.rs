@@ -681,10 +681,10 @@ fn after(
 /// call in a loop, when both write: the next call's first section follows this one's second).
 /// A first section that only stores its fields is not linked to a later critical section that
 /// reads each of them again and returns none of them (a setter's store, then the step that
-/// applies it). Two sections that both write are otherwise linked, and so is one two calls down (the causal
-/// graph follows values one call deep) unless the other is the method's own unlocked look
-/// whose value only goes into tests and the deep section reads its fields again; so is
-/// everything in a node the causal analysis did not cover.
+/// applies it). Two sections that both write are otherwise linked, and so is one two calls
+/// down (the causal graph follows values one call deep) unless the other is the method's own
+/// unlocked look whose value only goes into tests and the deep section reads its fields again;
+/// so is everything in a node the causal analysis did not cover.
 ///
 /// [`NodeOut::links`]: crate::whole::causal::NodeOut::links
 /// [`NodeOut::escapes`]: crate::whole::causal::NodeOut::escapes
