@@ -24,6 +24,16 @@ pub fn look_tested(code: &Code, at: u32) -> bool {
     tested_after(code, next + usize::from(length))
 }
 
+/// Whether the result of the call at `at` decides something: tested ([`result_tested`]), or
+/// returned at once, for the caller to decide on (`return seen.add(id);`).
+pub fn result_decides(code: &Code, at: u32) -> bool {
+    result_tested(code, at)
+        || matches!(
+            code.insns.get(at as usize + 1).map(|i| &i.op),
+            Some(Op::Return(_))
+        )
+}
+
 /// Whether the value read at `at` goes nowhere but into conditions: tested at once, or stored
 /// in a local that the method stores nothing else in, whose every load is tested (`Object v =
 /// value; if (v == CANCELLED) return; if (v == null) ..`). Such a look only decides; its value

@@ -843,6 +843,25 @@ impl engine::Observer for LockOps<'_, '_> {
     }
 }
 
+/// The operands of the call at `at` of method `id` on the frame's stack, one entry per slot
+/// (the receiver first for an instance call, then the arguments), and whether it is an
+/// instance call.
+fn call_operands<'f>(
+    p: &Program,
+    id: MethodId,
+    at: u32,
+    frame: &'f engine::Frame<()>,
+) -> Option<(bool, &'f [engine::Slot<()>])> {
+    let code = p.method(id).code.as_ref()?;
+    let Op::Invoke(kind, r) = code.insns.get(at as usize)?.op else {
+        return None;
+    };
+    let instance = kind != crate::bytecode::InvokeKind::Static;
+    let n = p.class(id.class).member(r).arg_slots as usize + usize::from(instance);
+    let first = frame.stack.len().checked_sub(n)?;
+    Some((instance, &frame.stack[first..]))
+}
+
 /// What the frame holds as the receiver of the instance call at `at` of method `id`.
 pub(crate) fn receiver_sym(
     p: &Program,
@@ -850,16 +869,10 @@ pub(crate) fn receiver_sym(
     at: u32,
     frame: &engine::Frame<()>,
 ) -> Option<locks::Sym> {
-    let code = p.method(id).code.as_ref()?;
-    let Op::Invoke(kind, r) = code.insns.get(at as usize)?.op else {
-        return None;
-    };
-    if kind == crate::bytecode::InvokeKind::Static {
-        return None;
+    match call_operands(p, id, at, frame)? {
+        (true, operands) => operands.first().map(|s| s.sym),
+        (false, _) => None,
     }
-    let n = p.class(id.class).member(r).arg_slots as usize + 1;
-    let k = frame.stack.len().checked_sub(n)?;
-    Some(frame.stack[k].sym)
 }
 
 /// The locks every caller holds when it calls a method: a helper whose every caller holds the
@@ -1549,23 +1562,13 @@ fn passed_objects(
     at: u32,
     frame: &engine::Frame<()>,
 ) -> Vec<(locks::LockId, locks::LockId)> {
-    use crate::bytecode::InvokeKind;
     use locks::LockId;
-    let Some(code) = p.method(id).code.as_ref() else {
-        return Vec::new();
-    };
-    let Some(&Op::Invoke(kind, r)) = code.insns.get(at as usize).map(|i| &i.op) else {
-        return Vec::new();
-    };
-    let mr = p.class(id.class).member(r);
-    let slots = mr.arg_slots as usize;
-    let instance = kind != InvokeKind::Static;
-    let Some(first) = frame.stack.len().checked_sub(slots + usize::from(instance)) else {
+    let Some((instance, operands)) = call_operands(p, id, at, frame) else {
         return Vec::new();
     };
     // The callee's slot of each stack entry (a `long` takes two of each): `this` at 0, then
     // the arguments. A held lock is a reference's, so only a reference can match one.
-    (frame.stack[first..].iter().enumerate())
+    (operands.iter().enumerate())
         .filter_map(|(k, slot)| {
             let named = if instance && k == 0 {
                 LockId::This

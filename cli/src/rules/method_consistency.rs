@@ -763,17 +763,7 @@ fn linked(
                 Section::View(_) => None,
             })
             .collect();
-        // A callee's section is, in the method, the call (a thread-safe object's synchronized
-        // method is a one-call region of the causal graph there).
-        let call = (e.route[0] != NONE).then_some(e.route[0].0);
-        let in_region = |g: &GAccess| match e.sec {
-            Section::View(lv) => {
-                let lv = &v.lock_views[lv as usize];
-                g.node as usize == lv.node && g.site == lv.site
-                    || g.node as usize == n && Some(g.site) == call
-            }
-            Section::Free(..) => false,
-        };
+        let in_region = |g: &GAccess| access_in_section(v, n, e, g);
         let unlocked_at = |loc: Loc| match e.sec {
             Section::Free(m, _) => {
                 loc.method == v.nodes[m as usize].method && ats.contains(&loc.at)
@@ -822,17 +812,9 @@ fn linked(
     // lock, or one returned, still takes what the first section set up for its own (`tmp =
     // load(); .. return tmp;`), which another thread can replace.
     let stores_then_reads = |e: &Entered, stored: &[(FieldId, u8)], other: &Entered| {
-        let Section::View(lv) = other.sec else {
-            return false;
-        };
-        let lv = &v.lock_views[lv as usize];
-        let call = (other.route[0] != NONE).then_some(other.route[0].0);
-        let returned = o.summary.ret_reads.iter().any(|g| {
-            g.node as usize == lv.node && g.site == lv.site
-                || g.node as usize == n && Some(g.site) == call
-        });
         !deep
-            && !returned
+            && matches!(other.sec, Section::View(_))
+            && !(o.summary.ret_reads.iter()).any(|g| access_in_section(v, n, other, g))
             && stored.iter().all(|&(f, k)| {
                 k & WRITE != 0 && !section_reads(v, e, f) && section_reads(v, other, f)
             })
@@ -862,6 +844,19 @@ fn linked(
 /// Whether the instruction at `at` of node `n` can run more than once in one call (in a loop).
 fn repeats(p: &Program, v: &Views, n: usize, at: u32, flows: &RefCell<Flows>) -> bool {
     (flows.borrow_mut().cfg(p, v, n)).is_none_or(|cfg| cfg.can_repeat(at))
+}
+
+/// Whether the causal graph's access `g` (of node `n`'s results) is inside the critical section
+/// `e`: in its region, or, for a callee's section, at the call that reaches it (a thread-safe
+/// object's synchronized method is a one-call region of the causal graph there). An unlocked
+/// access is in none.
+fn access_in_section(v: &Views, n: usize, e: &Entered, g: &GAccess) -> bool {
+    let Section::View(lv) = e.sec else {
+        return false;
+    };
+    let lv = &v.lock_views[lv as usize];
+    let call = (e.route[0] != NONE).then_some(e.route[0].0);
+    g.node as usize == lv.node && g.site == lv.site || g.node as usize == n && Some(g.site) == call
 }
 
 /// The sections an entered section stands for: itself, or for an unlocked access, every
@@ -1380,7 +1375,7 @@ fn section_own_apart(
 fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>, skip: Option<u32>) -> bool {
     let mine = |f: FieldId| sel.has(f);
     let f = &v.facts[n];
-    let inside = |held: &[u32]| site == METHOD_SITE || held.contains(&site);
+    let inside = |held: &[u32]| held_in_region(site, held);
     let accesses = (f.accesses.iter())
         .filter(|a| mine(a.field) && inside(&a.held))
         .all(|a| a.on_this);
@@ -1398,6 +1393,12 @@ fn region_own(v: &Views, n: usize, site: u32, sel: Sel<'_>, skip: Option<u32>) -
             })
 }
 
+/// Whether an access or call holding the regions `held` is inside the region at `site` (the
+/// whole method for its `synchronized`).
+fn held_in_region(site: u32, held: &[u32]) -> bool {
+    site == METHOD_SITE || held.contains(&site)
+}
+
 /// Whether section `e` reads field `f` (of the section's class): an access of its region, or
 /// of the callees it runs there, or the unlocked access it is.
 fn section_reads(v: &Views, e: &Entered, f: FieldId) -> bool {
@@ -1409,7 +1410,7 @@ fn section_reads(v: &Views, e: &Entered, f: FieldId) -> bool {
         Section::View(lv) => {
             let lv = &v.lock_views[lv as usize];
             let facts = &v.facts[lv.node];
-            let inside = |held: &[u32]| lv.site == METHOD_SITE || held.contains(&lv.site);
+            let inside = |held: &[u32]| held_in_region(lv.site, held);
             (facts.accesses.iter()).any(|a| a.field == f && a.kind & READ != 0 && inside(&a.held))
                 || (facts.calls.iter().filter(|c| inside(&c.held)))
                     .any(|c| v.callee_nodes(c).any(|t| reaches_fields(v, t, sel, READ)))

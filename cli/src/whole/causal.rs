@@ -1430,19 +1430,7 @@ impl Run<'_> {
         let m = self.class.member(r);
         let name = &m.name;
         let access = self.p.thread_safe.state_access(name);
-        // A set's `add` whose result the code tests (or returns) is a conditional insert: it
-        // decides on the set as it is now, and says what it found (a stale look that led to it
-        // acts on nothing stale). Its result ignored, the work done beside it stands on the
-        // stale look alone.
-        let inserts = self
-            .p
-            .thread_safe
-            .is_conditional_insert(&m.class, name, &m.desc)
-            && (crate::analysis::outcome::result_tested(self.code, cx.at)
-                || matches!(
-                    self.code.insns.get(cx.at as usize + 1).map(|i| &i.op),
-                    Some(Op::Return(_))
-                ));
+        let inserts = self.conditional_insert(cx.at, m);
         let var = inputs
             .first()
             .and_then(|recv| self.derived_var(recv.field, STATE));
@@ -1595,9 +1583,9 @@ impl Run<'_> {
             }
         }
         if access & WRITE != 0 && cx.record {
-            // A checked update (`putIfAbsent`, `remove(k, v)`) decides on the contents it
-            // writes: nothing stale reaches it.
-            if !validates {
+            // A checked update (`putIfAbsent`, `remove(k, v)`, a set's tested `add`) decides on
+            // the contents it writes: nothing stale reaches it.
+            if !validates && !self.conditional_insert(at, m) {
                 let w = (data.or(self.ctl_flow(ctl)), on);
                 self.write(at, var, w, data.data, cx.region, self.loc(at), false);
             }
@@ -1605,6 +1593,17 @@ impl Run<'_> {
         }
         v.field = 0;
         Some(v)
+    }
+
+    /// Whether the call of `m` at `at` is a set's `add` whose result the code tests or returns:
+    /// a conditional insert, which decides on the set as it is now and says what it found (a
+    /// stale look that led to it acts on nothing stale). Its result ignored, the work done
+    /// beside it stands on the stale look alone.
+    fn conditional_insert(&self, at: u32, m: &crate::bytecode::MemberRef) -> bool {
+        self.p
+            .thread_safe
+            .is_conditional_insert(&m.class, &m.name, &m.desc)
+            && crate::analysis::outcome::result_decides(self.code, at)
     }
 
     fn call(&mut self, cx: &StepCx, effect: CallEffect, inputs: &[Val], ctl: Val) -> Val {
