@@ -3458,3 +3458,85 @@ public final class Meters {
         run.describe()
     );
 }
+
+/// A package-private thread class that nothing creates has no objects, so its `run()` is no
+/// entry of the open world (dispatch to what exists); the same class created by a public
+/// method is one, and its split look is still reported.
+#[test]
+fn a_class_nothing_creates_is_no_entry_of_the_open_world() {
+    const PEER: &str = r#"package e2e.dead;
+
+public class Peer {
+    private long epoch;
+    private long leader;
+
+    public synchronized long epoch() {
+        return epoch;
+    }
+
+    public synchronized long leader() {
+        return leader;
+    }
+
+    public synchronized void elect(long e, long l) {
+        epoch = e;
+        leader = l;
+    }
+
+    volatile long reply;
+
+    /** Left over from an older protocol: nothing creates it. */
+    class Responder extends Thread {
+        @Override
+        public void run() {
+            long e;
+            synchronized (Peer.this) {
+                e = epoch; // QUIET-DEAD
+            }
+            long l = leader();
+            reply = e * 31 + l;
+        }
+    }
+
+    /** The same reply, made and started by a public method. */
+    class Announcer extends Thread {
+        @Override
+        public void run() {
+            long e;
+            synchronized (Peer.this) {
+                e = epoch; // BUGGY-LIVE
+            }
+            long l = leader();
+            reply = e * 31 + l;
+        }
+    }
+
+    public void announce() {
+        new Announcer().start();
+    }
+}
+"#;
+    let src = common::scratch_dir("dead-class-src");
+    let lib = common::scratch_dir("dead-class-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/dead/Peer.java", PEER)]);
+    let (run, report) = scan_json(&[&lib], &["--rules", "method-consistency"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let world = json["summary"]["world"].as_str().unwrap_or_default();
+    assert!(
+        world.starts_with("open world"),
+        "{world}\n{}",
+        run.describe()
+    );
+    let quiet = finding_lines(&report, "method-consistency", "e2e.dead.Peer$Responder");
+    assert!(
+        quiet.is_empty(),
+        "nothing creates a Responder, so its run() never runs: {quiet:?}\n{}",
+        run.describe()
+    );
+    let buggy = finding_lines(&report, "method-consistency", "e2e.dead.Peer$Announcer");
+    assert!(
+        buggy.contains(&line_of(PEER, "// BUGGY-LIVE")),
+        "an election can come between the two looks: {buggy:?}\n{}",
+        run.describe()
+    );
+}

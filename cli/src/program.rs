@@ -561,6 +561,19 @@ impl Program {
         (live, made)
     }
 
+    /// Whether objects of class `class` (or of a subclass) can exist: [`Program::live_classes`].
+    pub fn has_objects(&self, class: u32) -> bool {
+        self.live.get(class as usize).copied().unwrap_or(true)
+    }
+
+    /// Whether instance methods of class `class` may run: it [has objects](Self::has_objects),
+    /// or it is public, so that code outside may still make one (by reflection, from a class
+    /// name in its configuration, as `ServerCnxnFactory` makes its Netty factory). A class
+    /// that is neither (a package-private thread class nothing creates) never runs them.
+    pub fn may_have_objects(&self, class: u32) -> bool {
+        self.has_objects(class) || self.class(class).access & crate::bytecode::acc::PUBLIC != 0
+    }
+
     /// The program's classes for a parallel pass, handed out in small pieces
     /// ([`crate::PAR_CHUNK`]) so that no core waits for the last one.
     pub fn par_classes(&self) -> rayon::iter::MaxLen<rayon::slice::Iter<'_, Class>> {
@@ -628,7 +641,7 @@ impl Program {
                 }
                 // Only a class whose objects can exist receives the call (rapid type analysis,
                 // with what a library's users can create counted as created).
-                let live = self.live.get(s as usize).copied().unwrap_or(true);
+                let live = self.has_objects(s);
                 if let Some(t) = found.filter(|&t| live && t != id && self.method(t).code.is_some())
                 {
                     if !out.contains(&t) {

@@ -878,7 +878,10 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
         }
         for (mi, m) in c.methods.iter().enumerate() {
             let public = m.callable_outside(c);
+            // An instance method of a class without objects never runs (dispatch to what
+            // exists): a package-private thread class that nothing creates.
             if public
+                && (m.is_static() || p.may_have_objects(ci as u32))
                 && m.code.is_some()
                 && !m.name.starts_with('<')
                 && m.access & acc::SYNTHETIC == 0
