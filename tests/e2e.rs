@@ -2149,6 +2149,11 @@ public final class Peers {
     private Peers() {
     }
 
+    /** The peers a server makes (a class nothing creates has no objects, and no thread). */
+    public static Thread[] make() {
+        return new Thread[] {new Peer(), new Resettable(), new Shared()};
+    }
+
     static final class Leader {
         void lead() {
         }
@@ -2299,6 +2304,13 @@ import java.util.ArrayDeque;
  */
 public final class ThreadBody {
     private ThreadBody() {
+    }
+
+    /** The workers a pool makes (a class nothing creates has no objects, and no thread). */
+    public static Thread[] make() {
+        return new Thread[] {
+            new Worker(), new Reopening(), new Cycling(), new CyclingReopened(), new Counting()
+        };
     }
 
     static final class Worker extends Thread {

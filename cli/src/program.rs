@@ -70,6 +70,27 @@ pub struct Program {
     /// Classes whose objects can exist, by class index (see [`Program::live_classes`]): what
     /// virtual calls dispatch to.
     live: Vec<bool>,
+    /// Per class, its methods by the hash of their name and descriptor, sorted: what
+    /// [`Program::resolve`] looks a member up in (a class's methods are many, its calls more).
+    /// Made on first look, for classes with many methods ([`KEYED_METHODS`]).
+    method_keys: Vec<std::sync::OnceLock<Box<[(u64, u32)]>>>,
+    /// Per class, which methods run only while an object or the class is initialized
+    /// ([`sharing::init_only_methods`]), computed on first use.
+    init_only: Vec<std::sync::OnceLock<Vec<bool>>>,
+}
+
+/// Classes with more methods than this have their methods keyed ([`Program::method_keys`]);
+/// fewer are scanned.
+const KEYED_METHODS: usize = 16;
+
+/// The key of a method's name and descriptor in [`Program::method_keys`].
+fn method_key(name: &str, desc: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = crate::fxhash::FxHasher::default();
+    h.write(name.as_bytes());
+    h.write_u8(0xff);
+    h.write(desc.as_bytes());
+    h.finish()
 }
 
 impl Program {
@@ -135,12 +156,20 @@ impl Program {
             rw_parts: Vec::new(),
             overriders: Default::default(),
             live: Vec::new(),
+            method_keys: Vec::new(),
+            init_only: Vec::new(),
             profile: Vec::new(),
             entry_locks: Default::default(),
             callers_locks: Default::default(),
             field_classes: Default::default(),
         };
         let t0 = std::time::Instant::now();
+        p.method_keys = (0..p.classes.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
+        p.init_only = (0..p.classes.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         // Every reference resolved once: methods to their implementation, fields to their
         // declaration.
         (p.resolved, p.field_refs) = p
@@ -160,7 +189,7 @@ impl Program {
             .unzip();
         let made;
         (p.live, made) = p.live_classes();
-        p.fields = FieldFacts::compute(&p.classes, &|c, r| p.field_ref(c, r));
+        p.fields = FieldFacts::compute(&p);
         let mut confined_class: Vec<bool> = p
             .par_classes()
             .map(|c| {
@@ -246,7 +275,7 @@ impl Program {
         p.field_classes = summary::allocated_types(&p);
         let helpers = summary::compute_lock_helpers(&mut p);
         let t_helpers = t_entry.elapsed();
-        let locks = summary::compute_entry_locks(&p);
+        let locks = summary::compute_entry_locks(&p, &callers);
         p.entry_locks = locks.entry;
         p.callers_locks = locks.foreign;
         p.profile.push(format!(
@@ -417,17 +446,50 @@ impl Program {
         &mut self.summaries[id.class as usize][id.method as usize]
     }
 
+    /// The index of the method class `ci` declares with this name and descriptor; `key` holds
+    /// their [`method_key`] once computed (one per look-up along a hierarchy).
+    fn declared(
+        &self,
+        ci: u32,
+        (name, desc): (&str, &str),
+        key: &std::cell::OnceCell<u64>,
+    ) -> Option<u32> {
+        let methods = &self.class(ci).methods;
+        let keyed = self.method_keys.get(ci as usize);
+        let Some(keyed) = keyed.filter(|_| methods.len() > KEYED_METHODS) else {
+            // A few methods: a scan in declaration order.
+            return (methods.iter())
+                .position(|m| &*m.name == name && &*m.descriptor == desc)
+                .map(|mi| mi as u32);
+        };
+        let keys = keyed.get_or_init(|| {
+            let mut keys: Vec<(u64, u32)> = (methods.iter().enumerate())
+                .map(|(mi, m)| (method_key(&m.name, &m.descriptor), mi as u32))
+                .collect();
+            keys.sort_unstable();
+            keys.into_boxed_slice()
+        });
+        let key = *key.get_or_init(|| method_key(name, desc));
+        let from = keys.partition_point(|&(k, _)| k < key);
+        (keys[from..].iter())
+            .take_while(|&&(k, _)| k == key)
+            .map(|&(_, mi)| mi)
+            // The first declared of equal keys, as a scan in declaration order finds it.
+            .filter(|&mi| {
+                let m = &methods[mi as usize];
+                &*m.name == name && &*m.descriptor == desc
+            })
+            .min()
+    }
+
     /// JVM method resolution: the class, then its superclasses, then its superinterfaces.
     pub fn resolve(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
+        let key = std::cell::OnceCell::new();
         let find = |ci: u32| {
-            self.class(ci)
-                .methods
-                .iter()
-                .position(|m| &*m.name == name && &*m.descriptor == desc)
-                .map(|m| MethodId {
-                    class: ci,
-                    method: m as u32,
-                })
+            self.declared(ci, (name, desc), &key).map(|mi| MethodId {
+                class: ci,
+                method: mi,
+            })
         };
         let mut chain = Vec::new();
         let mut cur = self.class_index(class);
@@ -460,7 +522,7 @@ impl Program {
     }
 
     /// The superclass of class `ci`, when the program has it.
-    fn superclass(&self, ci: u32) -> Option<u32> {
+    pub fn superclass(&self, ci: u32) -> Option<u32> {
         let sup = self.direct_supers[ci as usize].0;
         (sup != u32::MAX).then_some(sup)
     }
@@ -561,6 +623,12 @@ impl Program {
         (live, made)
     }
 
+    /// Which methods of class `class` run only while an object of it or the class itself is
+    /// initialized ([`sharing::init_only_methods`]), computed once per class.
+    pub fn init_only(&self, class: u32) -> &[bool] {
+        self.init_only[class as usize].get_or_init(|| sharing::init_only_methods(self.class(class)))
+    }
+
     /// Whether objects of class `class` (or of a subclass) can exist: [`Program::live_classes`].
     pub fn has_objects(&self, class: u32) -> bool {
         self.live.get(class as usize).copied().unwrap_or(true)
@@ -604,6 +672,7 @@ impl Program {
         // What each class reached resolves the method to: a subclass that does not declare it
         // inherits its superclass's (looked up once, not again from every subclass).
         let mut inherited: FxHashMap<u32, MethodId> = FxHashMap::default();
+        let key = std::cell::OnceCell::new();
         use crate::bytecode::acc::{ABSTRACT, INTERFACE};
         while let Some(c) = stack.pop() {
             if !seen.insert(c) {
@@ -613,14 +682,11 @@ impl Program {
                 let sc = self.class(s);
                 // Declared in the subtype, or (for a concrete class) inherited from one of its
                 // superclasses: `class SyncStore extends BaseStore implements Store`.
-                let declared = sc
-                    .methods
-                    .iter()
-                    .position(|x| x.name == m.name && x.descriptor == m.descriptor);
+                let declared = self.declared(s, (&m.name, &m.descriptor), &key);
                 let found = match declared {
                     Some(mi) => Some(MethodId {
                         class: s,
-                        method: mi as u32,
+                        method: mi,
                     }),
                     None if sc.access & (ABSTRACT | INTERFACE) == 0 => {
                         // Reached from a class, `s` extends it: its superclass chain finds
@@ -659,27 +725,24 @@ impl Program {
 
     /// Whether `a` and `b` belong to the same abstraction in the sense of Burrows and Leino:
     /// one is a superclass of the other, or they are nested in the same outer class.
-    pub fn same_abstraction(&self, a: &str, b: &str) -> bool {
-        a == b || nest(a) == nest(b) || self.is_subclass(a, b) || self.is_subclass(b, a)
+    pub fn same_abstraction(&self, a: u32, b: u32) -> bool {
+        let (na, nb) = (&*self.class(a).name, &*self.class(b).name);
+        a == b || nest(na) == nest(nb) || self.extends(a, b) || self.extends(b, a)
     }
 
-    fn is_subclass(&self, sub: &str, sup: &str) -> bool {
-        let mut cur = self.class_index(sub);
+    /// Whether class `sub` is class `sup` or extends it (through superclasses alone).
+    fn extends(&self, sub: u32, sup: u32) -> bool {
+        let mut cur = Some(sub);
         let mut steps = 0;
         while let Some(ci) = cur {
-            let c = self.class(ci);
-            if &*c.name == sup {
+            if ci == sup {
                 return true;
             }
             steps += 1;
             if steps > 64 {
                 return false;
             }
-            match c.super_name.as_deref() {
-                Some(s) if s == sup => return true,
-                Some(_) => cur = self.superclass(ci),
-                None => return false,
-            }
+            cur = self.superclass(ci);
         }
         false
     }

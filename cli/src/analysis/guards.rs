@@ -16,7 +16,6 @@ use rayon::prelude::*;
 
 use super::engine::{self, Frame, Observer, Observing};
 use super::locks::{self, LockId, Sym, STATE_WRITE};
-use super::sharing;
 use crate::bytecode::{acc, InvokeKind, Op};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
@@ -532,10 +531,10 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
                         && field_id(p, ci as u32, r).is_some_and(|id| fields.contains(&id))
                 })
                 .collect();
-            let init = if mine.is_empty() {
-                Vec::new()
+            let init: &[bool] = if mine.is_empty() {
+                &[]
             } else {
-                sharing::init_only_methods(c)
+                p.init_only(ci as u32)
             };
             let methods: Vec<(MethodId, bool)> = if mine.is_empty() {
                 Vec::new()

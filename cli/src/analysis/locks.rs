@@ -1181,7 +1181,7 @@ pub fn resolve_call(
         own_lock: s.own_lock,
         atomic: s.own_lock == Some(OwnLock::Atomic),
         same_abstraction: callee.is_synchronized()
-            && p.same_abstraction(&caller.class.name, &p.class(target.class).name),
+            && p.same_abstraction(caller.class_id, target.class),
         callee_class: target.class,
         maybe_thread_safe,
         returns,

@@ -159,7 +159,6 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
         .filter(|(_, c)| nests.contains(crate::program::nest(&c.name)))
         .flat_map_iter(|(ci, c)| {
             let mut out = Vec::new();
-            let mut init: Option<Vec<bool>> = None;
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
                 let id = crate::program::MethodId {
@@ -186,8 +185,7 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
                     };
                     if put {
                         // Set at construction, to a new atomic.
-                        let constructing = *fr.class == *c.name
-                            && init.get_or_insert_with(|| init_only_methods(c))[mi];
+                        let constructing = *fr.class == *c.name && p.init_only(ci as u32)[mi];
                         let fresh = just_constructed(c, code, at);
                         if !(constructing && fresh) {
                             out.push((field, None, id));
@@ -259,11 +257,11 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
 
 /// Resolves field reference `ref` of class `class` (an index) to its declaring `(class index,
 /// field index)`.
-pub type FieldOwner<'a> = &'a (dyn Fn(u32, u32) -> Option<(u32, u32)> + Sync);
-
 impl FieldFacts {
-    /// `field_owner(class, ref)` resolves a field reference to its declaring `(class, field)`.
-    pub fn compute(classes: &[Class], field_owner: FieldOwner<'_>) -> FieldFacts {
+    /// Computed from the program's classes, with its field references resolved.
+    pub fn compute(p: &crate::program::Program) -> FieldFacts {
+        let classes = &p.classes;
+        let field_owner = |c, r| p.field_ref(c, r);
         let mut base = Vec::with_capacity(classes.len());
         let mut owner = Vec::new();
         for (ci, c) in classes.iter().enumerate() {
@@ -275,17 +273,13 @@ impl FieldFacts {
             .with_max_len(crate::PAR_CHUNK)
             .enumerate()
             .map(|(ci, c)| {
-                // Computed at the class's first store to a field of its own.
-                let mut init: Option<Vec<bool>> = None;
                 let mut out = Vec::new();
                 for (mi, m) in c.methods.iter().enumerate() {
                     let Some(code) = &m.code else { continue };
                     for insn in &code.insns {
                         if let Op::PutField(r) | Op::PutStatic(r) = insn.op {
                             let fr = c.member(r);
-                            if *fr.class == *c.name
-                                && init.get_or_insert_with(|| init_only_methods(c))[mi]
-                            {
+                            if *fr.class == *c.name && p.init_only(ci as u32)[mi] {
                                 continue;
                             }
                             if let Some(o) = field_owner(ci as u32, r) {
@@ -349,6 +343,11 @@ pub fn init_only_methods(c: &Class) -> Vec<bool> {
         .filter(|(class, _, _)| **class == *c.name)
         .map(|(_, name, desc)| (&**name, &**desc))
         .collect();
+    // The private methods by name and descriptor: each call of the class's own is looked up.
+    let privates: crate::fxhash::FxHashMap<(&str, &str), usize> = (0..n)
+        .filter(|&mi| private(mi))
+        .map(|mi| ((&*c.methods[mi].name, &*c.methods[mi].descriptor), mi))
+        .collect();
     // callers[m]: the methods of this class that call private method m.
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (mi, m) in c.methods.iter().enumerate() {
@@ -364,12 +363,8 @@ pub fn init_only_methods(c: &Class) -> Vec<bool> {
             if *mr.class != *c.name {
                 continue;
             }
-            if let Some(t) = c
-                .methods
-                .iter()
-                .position(|x| *x.name == *mr.name && *x.descriptor == *mr.desc)
-            {
-                if private(t) && !callers[t].contains(&mi) {
+            if let Some(&t) = privates.get(&(&*mr.name, &*mr.desc)) {
+                if !callers[t].contains(&mi) {
                     callers[t].push(mi);
                 }
             }
@@ -479,7 +474,7 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
         .enumerate()
         .map(|(class, c)| {
             let class = class as u32;
-            let init = init_only_methods(c);
+            let init = p.init_only(class);
             let mut out = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };

@@ -556,14 +556,14 @@ fn fresh_before(
         }
         // The stores that can reach the load (not a `catch` block's exception reusing the
         // slot).
+        // (A fresh store needs no look at the control flow: whether it reaches the load or not,
+        // it leaves the load fresh.)
         Op::Load(k, 1) if depth > 0 => code.insns.iter().enumerate().all(|(j, i)| match i.op {
-            Op::Store(s, 1)
-                if s == k
-                    && cfg
-                        .get_or_init(|| crate::bytecode::cfg::Cfg::build(code))
-                        .can_follow(j as u32, end as u32 - 1) =>
-            {
+            Op::Store(s, 1) if s == k => {
                 fresh_before(p, (id, c), (code, cfg), j, depth - 1)
+                    || !cfg
+                        .get_or_init(|| crate::bytecode::cfg::Cfg::build(code))
+                        .can_follow(j as u32, end as u32 - 1)
             }
             _ => true,
         }),
@@ -694,6 +694,20 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
     let (c, m) = (prog.class(id.class), prog.method(id));
     let code = m.code.as_ref()?;
     if m.is_synchronized() || matches!(&*m.name, "<init>" | "<clinit>") {
+        return None;
+    }
+    // The cheap test first: most methods have no lock operation at all (and the look below asks
+    // each callee whether it releases a lock).
+    let flags = !prog.fields.flags.fields.is_empty();
+    let any_op = code.insns.iter().enumerate().any(|(at, i)| match i.op {
+        Op::Invoke(kind, r) => {
+            let mr = c.member(r);
+            (kind != InvokeKind::Static && prog.thread_safe.lock_op(&mr.class, &mr.name).is_some())
+                || (flags && super::sharing::flag_op(c, code, at).is_some())
+        }
+        _ => false,
+    });
+    if !any_op {
         return None;
     }
     // The lock operations: all `lock()` or all `unlock()`. The only branches test a field for
@@ -896,7 +910,7 @@ pub(crate) fn receiver_sym(
 /// callers' lock) rules its callee out before any engine pass. Only the callees that the methods
 /// taking a lock reach (directly, or through callees reached so) are looked at, and only their
 /// call sites listed: no other method is ever called holding a lock.
-pub fn compute_entry_locks(p: &Program) -> EntryLocks {
+pub fn compute_entry_locks(p: &Program, callers: &Callers) -> EntryLocks {
     use crate::bytecode::InvokeKind;
     use crate::fxhash::FxHashMap;
     use locks::{Base, LockId};
@@ -963,6 +977,51 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                 .filter(|&id| p.summary(id).locks && takes_locks(id))
         })
         .collect();
+    // A constructor, or a private instance method (which only constructors may call): its
+    // calls on `this` may be made while the object is built (see `constructing` below).
+    let may_construct = |c: MethodId| {
+        let m = p.method(c);
+        &*m.name == "<init>" || (!m.is_static() && m.access & acc::PRIVATE != 0)
+    };
+    // Whether each method is a candidate, found on first ask.
+    let known: Vec<std::sync::atomic::AtomicU8> = (p.classes.iter())
+        .flat_map(|c| c.methods.iter())
+        .map(|_| std::sync::atomic::AtomicU8::new(0))
+        .collect();
+    let mut flat: Vec<usize> = Vec::with_capacity(p.classes.len() + 1);
+    flat.push(0);
+    for c in &p.classes {
+        flat.push(flat[flat.len() - 1] + c.methods.len());
+    }
+    let is_candidate = |id: MethodId| {
+        use std::sync::atomic::Ordering::Relaxed;
+        let k = &known[flat[id.class as usize] + id.method as usize];
+        match k.load(Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let yes = candidate(id);
+                k.store(if yes { 1 } else { 2 }, Relaxed);
+                yes
+            }
+        }
+    };
+    // A callee that a method calls holding nothing (it takes no lock, constructs nothing, and
+    // can have no entry lock of its own, not being a candidate) has no entry lock, and neither
+    // does what only it reaches: the walk below does not go through it (the pruning further
+    // down would drop it and them). Its callers as the summaries list them.
+    let maybe_held = |t: MethodId| {
+        callers[t.class as usize][t.method as usize]
+            .iter()
+            .all(|&c| {
+                let m = p.method(c);
+                m.code.is_none()
+                    || &*m.name == "<clinit>"
+                    || lock_taking.contains(&c)
+                    || may_construct(c)
+                    || is_candidate(c)
+            })
+    };
     // The overriders a call dispatched to `t` reaches (`None`: too many to list, see
     // `MAX_OVERRIDERS`), computed for the targets that are asked about.
     let mut overriders: FxHashMap<MethodId, Option<Vec<MethodId>>> = FxHashMap::default();
@@ -986,11 +1045,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
     // Each callee is looked at once: the first round that reaches it marks it, whether it is a
     // candidate or not (`candidate` depends on the method alone). A lock-taking method starts
     // the walk unmarked: reached as a callee, it is a candidate like any other.
-    let mut base: Vec<usize> = Vec::with_capacity(p.classes.len() + 1);
-    base.push(0);
-    for c in &p.classes {
-        base.push(base[base.len() - 1] + c.methods.len());
-    }
+    let base = &flat;
     let seen: Vec<std::sync::atomic::AtomicBool> = (0..base[base.len() - 1])
         .map(|_| std::sync::atomic::AtomicBool::new(false))
         .collect();
@@ -1012,7 +1067,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
                     let ci = caller.class as usize;
                     [
                         (p.resolved(caller.class, r))
-                            .filter(|&t| first_look(t) && candidate(t))
+                            .filter(|&t| first_look(t) && is_candidate(t) && maybe_held(t))
                             .map(Either::Left),
                         hidden_virtual(ci, kind, r).map(Either::Right),
                     ]
@@ -1026,7 +1081,9 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
             .flatten()
             .copied()
             .collect();
-        next.extend(over.into_iter().filter(|&t| first_look(t) && candidate(t)));
+        next.extend(
+            (over.into_iter()).filter(|&t| first_look(t) && is_candidate(t) && maybe_held(t)),
+        );
         interesting.extend(next.iter().copied());
         frontier = next;
     }
@@ -1131,12 +1188,6 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         by_callee
             .retain(|&m, _| !names.contains(&*p.method(m).name) || !overrides_one_of(p, m, &open));
     }
-    // A constructor, or a private instance method (which only constructors may call): its
-    // calls on `this` may be made while the object is built (see `constructing` below).
-    let may_construct = |c: MethodId| {
-        let m = p.method(c);
-        &*m.name == "<init>" || (!m.is_static() && m.access & acc::PRIVATE != 0)
-    };
     // A call from a method that takes no lock, has no callers' lock to hold and does not
     // construct is made holding nothing: its callee has no entry lock, and its other callers
     // need no engine pass for it. (Pruned to a fixpoint: a pruned callee holds nothing at its
@@ -1177,7 +1228,7 @@ pub fn compute_entry_locks(p: &Program) -> EntryLocks {
         }
         (by_class.into_par_iter())
             .flat_map_iter(|(class, ids)| {
-                let init = super::sharing::init_only_methods(p.class(class));
+                let init = p.init_only(class);
                 ids.into_iter().filter(move |id| init[id.method as usize])
             })
             .collect()
@@ -1445,62 +1496,68 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
     use crate::fxhash::FxHashMap;
     // Per store: `None` when it is not of a new object, else the class if the program has it.
     type Store = ((u32, u32), Option<Option<u32>>);
-    let stores: Vec<Store> =
-        p.par_classes()
-            .enumerate()
-            .flat_map_iter(|(ci, c)| {
-                let mut out = Vec::new();
-                for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
-                    // A store that a jump reaches may store what another path made (`f = c ? new
-                    // A() : new B()` jumps to the store from after `new A()`).
-                    let joins = || {
-                        let mut joins: Vec<u32> = Vec::new();
-                        for i in &code.insns {
-                            match i.op {
-                                Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
-                                    joins.push(target)
-                                }
-                                Op::Switch(t) => joins.extend_from_slice(code.switch_targets(t)),
-                                _ => {}
-                            }
+    let stores: Vec<Store> = p
+        .par_classes()
+        .enumerate()
+        .flat_map_iter(|(ci, c)| {
+            let mut out = Vec::new();
+            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+                // A store that a jump reaches may store what another path made (`f = c ? new
+                // A() : new B()` jumps to the store from after `new A()`).
+                let joins = || {
+                    let mut joins = vec![false; code.insns.len()];
+                    let mut mark = |t: u32| {
+                        if let Some(j) = joins.get_mut(t as usize) {
+                            *j = true;
                         }
-                        joins
                     };
-                    let mut jumps: Option<Vec<u32>> = None;
-                    for (k, i) in code.insns.iter().enumerate() {
-                        let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
-                            continue;
-                        };
-                        // Only a field of this class or of its nest can be private or final
-                        // and stored here (nestmates reach each other's private fields).
-                        let f = c.member(fr);
-                        if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
-                            continue;
+                    for i in &code.insns {
+                        match i.op {
+                            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
+                                mark(target)
+                            }
+                            Op::Switch(t) => code.switch_targets(t).iter().for_each(|&t| mark(t)),
+                            _ => {}
                         }
-                        let Some(key) = p.field_ref(ci as u32, fr) else {
-                            continue;
-                        };
-                        let access = p.class(key.0).fields[key.1 as usize].access;
-                        if access & (acc::PRIVATE | acc::FINAL) == 0 {
-                            continue;
-                        }
-                        let joined = jumps.get_or_insert_with(joins).contains(&(k as u32));
-                        let new = k.checked_sub(1).filter(|_| !joined).and_then(|j| {
-                            match code.insns[j].op {
+                    }
+                    joins
+                };
+                let mut jumps: Option<Vec<bool>> = None;
+                for (k, i) in code.insns.iter().enumerate() {
+                    let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
+                        continue;
+                    };
+                    // Only a field of this class or of its nest can be private or final
+                    // and stored here (nestmates reach each other's private fields).
+                    let f = c.member(fr);
+                    if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
+                        continue;
+                    }
+                    let Some(key) = p.field_ref(ci as u32, fr) else {
+                        continue;
+                    };
+                    let access = p.class(key.0).fields[key.1 as usize].access;
+                    if access & (acc::PRIVATE | acc::FINAL) == 0 {
+                        continue;
+                    }
+                    let joined = jumps.get_or_insert_with(joins)[k];
+                    let new =
+                        k.checked_sub(1)
+                            .filter(|_| !joined)
+                            .and_then(|j| match code.insns[j].op {
                                 Op::Invoke(crate::bytecode::InvokeKind::Special, r)
                                     if &*c.member(r).name == "<init>" =>
                                 {
                                     Some(p.class_index(&c.member(r).class))
                                 }
                                 _ => None,
-                            }
-                        });
-                        out.push((key, new));
-                    }
+                            });
+                    out.push((key, new));
                 }
-                out
-            })
-            .collect();
+            }
+            out
+        })
+        .collect();
     let mut out: FxHashMap<(u32, u32), Allocated> = FxHashMap::default();
     for (key, new) in stores {
         let e = out.entry(key).or_insert_with(|| Allocated {

@@ -174,7 +174,7 @@ pub fn write_once(p: &Program, candidates: &[bool]) -> Vec<bool> {
         .with_max_len(crate::PAR_CHUNK)
         .flat_map_iter(|ci| {
             let c = p.class(ci as u32);
-            let init = crate::analysis::sharing::init_only_methods(c);
+            let init = p.init_only(ci as u32);
             let mut out: Vec<(u32, bool)> = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
