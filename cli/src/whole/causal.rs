@@ -1196,7 +1196,9 @@ impl Run<'_> {
         };
         let mut tested = false;
         for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
-            if self.branch.get(&br).is_none_or(|c| c.src & (1 << b) == 0) {
+            // A condition that depends on the look by control alone (one nested in the branch
+            // on it: `if (run.get()) { if (once) run.set(false); }`) tests something else.
+            if self.branch.get(&br).is_none_or(|c| c.data & (1 << b) == 0) {
                 continue;
             }
             let same_block =
