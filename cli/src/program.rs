@@ -73,11 +73,14 @@ pub struct Program {
     /// Per class, its methods by the hash of their name and descriptor, sorted: what
     /// [`Program::resolve`] looks a member up in (a class's methods are many, its calls more).
     /// Made on first look, for classes with many methods ([`KEYED_METHODS`]).
-    method_keys: Vec<std::sync::OnceLock<Box<[(u64, u32)]>>>,
+    method_keys: Vec<std::sync::OnceLock<MethodKeys>>,
     /// Per class, which methods run only while an object or the class is initialized
     /// ([`sharing::init_only_methods`]), computed on first use.
     init_only: Vec<std::sync::OnceLock<Vec<bool>>>,
 }
+
+/// A class's methods as `(key of name and descriptor, method index)`, sorted by key.
+type MethodKeys = Box<[(u64, u32)]>;
 
 /// Classes with more methods than this have their methods keyed ([`Program::method_keys`]);
 /// fewer are scanned.
