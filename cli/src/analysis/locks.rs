@@ -931,7 +931,7 @@ fn log_levels(c: &Class) -> Vec<&'static str> {
 /// `Object`, an array's `clone()`, a platform class's copy such as `ArrayList.clone()`): by its
 /// contract a new object, a copy no other thread can see yet. A `clone()` the program overrides
 /// is resolved to its code instead and is fresh when its summary says so
-/// ([`crate::analysis::summary::compute_fresh`]).
+/// ([`crate::analysis::summary::fresh_factories`]).
 pub fn is_platform_copy(name: &str, desc: &str, instance: bool) -> bool {
     instance && name == "clone" && desc == "()Ljava/lang/Object;"
 }

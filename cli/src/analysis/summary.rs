@@ -444,10 +444,12 @@ fn methods_where(
         .collect()
 }
 
-/// Compute `returns_fresh` for every method that returns an object and allocates one: a factory
-/// returns, on every path, an object allocated here, a constant, or the result of another
-/// factory. In rounds, so that factories calling factories are found.
-pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
+/// The methods whose summary gets `returns_fresh` (and how many methods were looked at): among
+/// those that return an object and allocate one, a factory returns, on every path, an object
+/// allocated here, a constant, or the result of another factory. In rounds, so that factories
+/// calling factories are found. Read off the program without changing it: the entry locks are
+/// computed beside it.
+pub fn fresh_factories(p: &Program, callers: &Callers) -> (usize, Vec<MethodId>) {
     // `...)Lx;`, `...)[I`, `...)[[J`: an object or an array (a return type never holds a `)`).
     let returns_object = |m: &crate::bytecode::Method| {
         let d = m.descriptor.as_bytes();
@@ -474,44 +476,42 @@ pub fn compute_fresh(p: &mut Program, callers: &Callers) -> (usize, usize) {
                 _ => false,
             })
     });
-    let (mut looked, mut factories) = (0, 0);
+    let mut looked = 0;
+    // The factories found so far (each method's summary says none yet).
+    let mut fresh: FxHashSet<MethodId> = FxHashSet::default();
     for _ in 0..RETURN_ROUNDS {
-        let prog: &Program = p;
         looked += todo.len();
+        let known = &fresh;
         let found: Vec<MethodId> = todo
             .par_iter()
             .with_max_len(crate::PAR_CHUNK)
             .copied()
-            .filter(|&id| returns_fresh(prog, id))
+            .filter(|&id| returns_fresh(p, id, known))
             .collect();
         if found.is_empty() {
             break;
         }
-        factories += found.len();
-        for &id in &found {
-            p.summary_mut(id).returns_fresh = true;
-        }
-        let prog: &Program = p;
+        fresh.extend(found.iter().copied());
         todo = found
             .iter()
             .flat_map(|m| callers[m.class as usize][m.method as usize].iter().copied())
             .filter(|&c| {
-                !prog.summary(c).returns_fresh
-                    && prog.method(c).code.is_some()
-                    && returns_object(prog.method(c))
+                !fresh.contains(&c) && p.method(c).code.is_some() && returns_object(p.method(c))
             })
             .collect();
         todo.sort_unstable();
         todo.dedup();
     }
-    (looked, factories)
+    let mut found: Vec<MethodId> = fresh.into_iter().collect();
+    found.sort_unstable();
+    (looked, found)
 }
 
 /// Whether every `areturn` of a method returns an object allocated here, a constant, or the
 /// result of a factory found before. Read off the code as compilers emit it (`new X; dup; ...;
 /// invokespecial X.<init>` leaves the new object on the stack), with a local followed back to
 /// its stores; no dataflow.
-fn returns_fresh(p: &Program, id: MethodId) -> bool {
+fn returns_fresh(p: &Program, id: MethodId, known: &FxHashSet<MethodId>) -> bool {
     let c = p.class(id.class);
     let Some(code) = &p.method(id).code else {
         return false;
@@ -522,7 +522,7 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
     for (j, i) in code.insns.iter().enumerate() {
         if matches!(i.op, Op::Return(1)) {
             returns += 1;
-            if !fresh_before(p, (id, c), (code, &cfg), j, 2) {
+            if !fresh_before(p, known, (id, c), (code, &cfg), j, 2) {
                 return false;
             }
         }
@@ -534,6 +534,7 @@ fn returns_fresh(p: &Program, id: MethodId) -> bool {
 /// [`returns_fresh`]); `depth` bounds how far locals are followed.
 fn fresh_before(
     p: &Program,
+    known: &FxHashSet<MethodId>,
     (id, c): (MethodId, &crate::bytecode::Class),
     (code, cfg): (
         &crate::bytecode::Code,
@@ -547,11 +548,10 @@ fn fresh_before(
     };
     match prev.op {
         Op::Const(_) | Op::Flag(_) | Op::NewArray(_) => true,
-        Op::CheckCast => fresh_before(p, (id, c), (code, cfg), end - 1, depth),
+        Op::CheckCast => fresh_before(p, known, (id, c), (code, cfg), end - 1, depth),
         Op::Invoke(kind, r) => {
             &*c.member(r).name == "<init>"
-                || p.resolved(id.class, r)
-                    .is_some_and(|t| p.summary(t).returns_fresh)
+                || p.resolved(id.class, r).is_some_and(|t| known.contains(&t))
                 || crate::analysis::locks::calls_platform_copy(p, (id.class, c), kind, r)
         }
         // The stores that can reach the load (not a `catch` block's exception reusing the
@@ -560,7 +560,7 @@ fn fresh_before(
         // it leaves the load fresh.)
         Op::Load(k, 1) if depth > 0 => code.insns.iter().enumerate().all(|(j, i)| match i.op {
             Op::Store(s, 1) if s == k => {
-                fresh_before(p, (id, c), (code, cfg), j, depth - 1)
+                fresh_before(p, known, (id, c), (code, cfg), j, depth - 1)
                     || !cfg
                         .get_or_init(|| crate::bytecode::cfg::Cfg::build(code))
                         .can_follow(j as u32, end as u32 - 1)
