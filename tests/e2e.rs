@@ -171,8 +171,6 @@ fn class_dir(dir: &Path, name: &str, classes: &[&str]) -> PathBuf {
 const BUGGY_CLASS: &str = "e2e/Buggy.class";
 const CLEAN_CLASS: &str = "e2e/Clean.class";
 
-/// Scan as JSON; every rule unless `extra` names rules (the e2e classes pin the findings of the
-/// rules that are off by default too).
 /// Compile one library source (`path` under the source root, no `main`), scan it with
 /// `extra`, and check that it was analysed as a library (open world).
 fn scan_library(name: &str, path: &str, source: &str, extra: &[&str]) -> (Run, Report) {
@@ -198,6 +196,8 @@ fn finding_lines(report: &Report, rule: &str, class: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Scan as JSON; every rule unless `extra` names rules (the e2e classes pin the findings of the
+/// rules that are off by default too).
 fn scan_json(args: &[&Path], extra: &[&str]) -> (Run, Report) {
     let mut argv: Vec<std::ffi::OsString> = vec!["scan".into()];
     argv.extend(args.iter().map(|p| p.as_os_str().to_owned()));
@@ -3528,16 +3528,11 @@ public class Peer {
     }
 }
 "#;
-    let src = common::scratch_dir("dead-class-src");
-    let lib = common::scratch_dir("dead-class-lib");
-    common::compile_sources(&src, &lib, "17", &[("e2e/dead/Peer.java", PEER)]);
-    let (run, report) = scan_json(&[&lib], &["--rules", "method-consistency"]);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let world = json["summary"]["world"].as_str().unwrap_or_default();
-    assert!(
-        world.starts_with("open world"),
-        "{world}\n{}",
-        run.describe()
+    let (run, report) = scan_library(
+        "dead-class",
+        "e2e/dead/Peer.java",
+        PEER,
+        &["--rules", "method-consistency"],
     );
     let quiet = finding_lines(&report, "method-consistency", "e2e.dead.Peer$Responder");
     assert!(
