@@ -174,9 +174,14 @@ const CLEAN_CLASS: &str = "e2e/Clean.class";
 /// Compile one library source (`path` under the source root, no `main`), scan it with
 /// `extra`, and check that it was analysed as a library (open world).
 fn scan_library(name: &str, path: &str, source: &str, extra: &[&str]) -> (Run, Report) {
+    scan_library_of(name, &[(path, source)], extra)
+}
+
+/// [`scan_library`] of several sources, each `(path, source)`.
+fn scan_library_of(name: &str, sources: &[(&str, &str)], extra: &[&str]) -> (Run, Report) {
     let src = common::scratch_dir(&format!("{name}-src"));
     let lib = common::scratch_dir(&format!("{name}-lib"));
-    common::compile_sources(&src, &lib, "17", &[(path, source)]);
+    common::compile_sources(&src, &lib, "17", sources);
     let (run, report) = scan_json(&[&lib], extra);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     let world = json["summary"]["world"].as_str().unwrap_or_default();
@@ -3430,24 +3435,13 @@ public final class Meters {
     }
 }
 "#;
-    let src = common::scratch_dir("kotlin-internal-src");
-    let lib = common::scratch_dir("kotlin-internal-lib");
-    common::compile_sources(
-        &src,
-        &lib,
-        "17",
+    let (run, report) = scan_library_of(
+        "kotlin-internal",
         &[
             ("kotlin/Metadata.java", METADATA),
             ("e2e/kt/Meters.java", METERS),
         ],
-    );
-    let (run, report) = scan_json(&[&lib], &[]);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let world = json["summary"]["world"].as_str().unwrap_or_default();
-    assert!(
-        world.starts_with("open world"),
-        "{world}\n{}",
-        run.describe()
+        &[],
     );
     for rule in ["method-consistency", "high-level-data-race"] {
         let quiet = finding_lines(&report, rule, "e2e.kt.Meters$Meter");

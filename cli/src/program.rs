@@ -141,6 +141,9 @@ impl Program {
             })
         });
         thread_safe.add_loggers(&classes, |i| &supertypes.of[i]);
+        let n = classes.len();
+        let method_keys = (0..n).map(|_| std::sync::OnceLock::new()).collect();
+        let init_only = (0..n).map(|_| std::sync::OnceLock::new()).collect();
         let mut p = Program {
             classes,
             by_name,
@@ -159,20 +162,14 @@ impl Program {
             rw_parts: Vec::new(),
             overriders: Default::default(),
             live: Vec::new(),
-            method_keys: Vec::new(),
-            init_only: Vec::new(),
+            method_keys,
+            init_only,
             profile: Vec::new(),
             entry_locks: Default::default(),
             callers_locks: Default::default(),
             field_classes: Default::default(),
         };
         let t0 = std::time::Instant::now();
-        p.method_keys = (0..p.classes.len())
-            .map(|_| std::sync::OnceLock::new())
-            .collect();
-        p.init_only = (0..p.classes.len())
-            .map(|_| std::sync::OnceLock::new())
-            .collect();
         // Every reference resolved once: methods to their implementation, fields to their
         // declaration.
         (p.resolved, p.field_refs) = p
@@ -538,7 +535,7 @@ impl Program {
     }
 
     /// The superclass of class `ci`, when the program has it.
-    pub fn superclass(&self, ci: u32) -> Option<u32> {
+    fn superclass(&self, ci: u32) -> Option<u32> {
         let sup = self.direct_supers[ci as usize].0;
         (sup != u32::MAX).then_some(sup)
     }

@@ -531,11 +531,6 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
                         && field_id(p, ci as u32, r).is_some_and(|id| fields.contains(&id))
                 })
                 .collect();
-            let init: &[bool] = if mine.is_empty() {
-                &[]
-            } else {
-                p.init_only(ci as u32)
-            };
             let methods: Vec<(MethodId, bool)> = if mine.is_empty() {
                 Vec::new()
             } else {
@@ -560,7 +555,7 @@ pub fn writes_of(p: &Program, vars: &FxHashSet<GuardVar>) -> Writes {
                                 class: ci as u32,
                                 method: mi as u32,
                             },
-                            init[mi],
+                            p.init_only(ci as u32)[mi],
                         )
                     })
                     .collect()

@@ -255,13 +255,10 @@ pub fn flag_locks(p: &crate::program::Program) -> FlagLocks {
     FlagLocks { fields, acquirers }
 }
 
-/// Resolves field reference `ref` of class `class` (an index) to its declaring `(class index,
-/// field index)`.
 impl FieldFacts {
     /// Computed from the program's classes, with its field references resolved.
     pub fn compute(p: &crate::program::Program) -> FieldFacts {
         let classes = &p.classes;
-        let field_owner = |c, r| p.field_ref(c, r);
         let mut base = Vec::with_capacity(classes.len());
         let mut owner = Vec::new();
         for (ci, c) in classes.iter().enumerate() {
@@ -282,7 +279,7 @@ impl FieldFacts {
                             if *fr.class == *c.name && p.init_only(ci as u32)[mi] {
                                 continue;
                             }
-                            if let Some(o) = field_owner(ci as u32, r) {
+                            if let Some(o) = p.field_ref(ci as u32, r) {
                                 out.push(o);
                             }
                         }

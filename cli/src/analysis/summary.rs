@@ -1496,68 +1496,53 @@ pub fn allocated_types(p: &Program) -> crate::fxhash::FxHashMap<(u32, u32), Allo
     use crate::fxhash::FxHashMap;
     // Per store: `None` when it is not of a new object, else the class if the program has it.
     type Store = ((u32, u32), Option<Option<u32>>);
-    let stores: Vec<Store> = p
-        .par_classes()
-        .enumerate()
-        .flat_map_iter(|(ci, c)| {
-            let mut out = Vec::new();
-            for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
-                // A store that a jump reaches may store what another path made (`f = c ? new
-                // A() : new B()` jumps to the store from after `new A()`).
-                let joins = || {
-                    let mut joins = vec![false; code.insns.len()];
-                    let mut mark = |t: u32| {
-                        if let Some(j) = joins.get_mut(t as usize) {
-                            *j = true;
+    let stores: Vec<Store> =
+        p.par_classes()
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
+                let mut out = Vec::new();
+                for code in c.methods.iter().filter_map(|m| m.code.as_ref()) {
+                    // A store where a block starts may store what another path made (`f = c ? new
+                    // A() : new B()` jumps to the store from after `new A()`).
+                    let mut leaders: Option<Vec<bool>> = None;
+                    for (k, i) in code.insns.iter().enumerate() {
+                        let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
+                            continue;
+                        };
+                        // Only a field of this class or of its nest can be private or final
+                        // and stored here (nestmates reach each other's private fields).
+                        let f = c.member(fr);
+                        if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
+                            continue;
                         }
-                    };
-                    for i in &code.insns {
-                        match i.op {
-                            Op::If { target, .. } | Op::Goto(target) | Op::Jsr(target) => {
-                                mark(target)
-                            }
-                            Op::Switch(t) => code.switch_targets(t).iter().for_each(|&t| mark(t)),
-                            _ => {}
+                        let Some(key) = p.field_ref(ci as u32, fr) else {
+                            continue;
+                        };
+                        let access = p.class(key.0).fields[key.1 as usize].access;
+                        if access & (acc::PRIVATE | acc::FINAL) == 0 {
+                            continue;
                         }
-                    }
-                    joins
-                };
-                let mut jumps: Option<Vec<bool>> = None;
-                for (k, i) in code.insns.iter().enumerate() {
-                    let (Op::PutField(fr) | Op::PutStatic(fr)) = i.op else {
-                        continue;
-                    };
-                    // Only a field of this class or of its nest can be private or final
-                    // and stored here (nestmates reach each other's private fields).
-                    let f = c.member(fr);
-                    if crate::program::nest(&f.class) != crate::program::nest(&c.name) {
-                        continue;
-                    }
-                    let Some(key) = p.field_ref(ci as u32, fr) else {
-                        continue;
-                    };
-                    let access = p.class(key.0).fields[key.1 as usize].access;
-                    if access & (acc::PRIVATE | acc::FINAL) == 0 {
-                        continue;
-                    }
-                    let joined = jumps.get_or_insert_with(joins)[k];
-                    let new =
-                        k.checked_sub(1)
-                            .filter(|_| !joined)
-                            .and_then(|j| match code.insns[j].op {
+                        let joined = leaders
+                            .get_or_insert_with(|| crate::bytecode::cfg::leaders(code))
+                            .get(k)
+                            .copied()
+                            .unwrap_or(true);
+                        let new = k.checked_sub(1).filter(|_| !joined).and_then(|j| {
+                            match code.insns[j].op {
                                 Op::Invoke(crate::bytecode::InvokeKind::Special, r)
                                     if &*c.member(r).name == "<init>" =>
                                 {
                                     Some(p.class_index(&c.member(r).class))
                                 }
                                 _ => None,
-                            });
-                    out.push((key, new));
+                            }
+                        });
+                        out.push((key, new));
+                    }
                 }
-            }
-            out
-        })
-        .collect();
+                out
+            })
+            .collect();
     let mut out: FxHashMap<(u32, u32), Allocated> = FxHashMap::default();
     for (key, new) in stores {
         let e = out.entry(key).or_insert_with(|| Allocated {
