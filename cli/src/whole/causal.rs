@@ -875,7 +875,7 @@ impl Run<'_> {
             // either, as for a stale value's decision; several instances of one variable are
             // where all of them may be (nowhere: they left at different places).
             let mut reads: Vec<(GAccess, u32, Places)> = Vec::new();
-            for b in bits(a) {
+            for b in bits(a & !self.rechecked_looks_in(v)) {
                 if let Src::Atomic(g) = self.srcs[b] {
                     // A plain collection's contents are followed as values (stale across
                     // critical sections), not paired with other fields: the high-level data
@@ -942,6 +942,24 @@ impl Run<'_> {
                 }
             }
         }
+    }
+
+    /// The looks of value `v` that are superseded where it is defined: a look that left its
+    /// region and only decides (a condition on it, not data), at a variable that a current look
+    /// decides on too (double-checked: `if (!done.get()) synchronized (this) { if (!done.get())
+    /// use(ref.get()); }`). The value is made where the fresh look holds, as in a stale value's
+    /// re-check ([`Run::flow`]); the old look adds no state of its own to combine.
+    fn rechecked_looks_in(&self, v: Val) -> u64 {
+        let looks = v.src & self.atomic & !v.data;
+        let current = looks & v.current();
+        let mut out = 0;
+        for b in bits(looks & !current) {
+            let var = self.src_var(b);
+            if var.is_some() && bits(current).any(|c| self.src_var(c) == var) {
+                out |= 1 << b;
+            }
+        }
+        out
     }
 
     /// A value `v` is written into `dst`, inside a region (recording pass). Only a value of the
@@ -1125,7 +1143,7 @@ impl Run<'_> {
         let Some(last) = last else {
             return false;
         };
-        self.look_went(b, at, |cond, jumps| {
+        self.look_went(b, at, false, |cond, jumps| {
             case_taken(cond, jumps) == Some(case_of(last))
         })
     }
@@ -1168,7 +1186,7 @@ impl Run<'_> {
     /// = null;`) is no such look. A setting write (`if (!started) { started = true; .. }`) stays
     /// a decision: it stands for the once-only work the look guards.
     fn clears_what_it_saw(&self, b: usize, at: u32, cleared: usize) -> bool {
-        self.look_went(b, at, |cond, jumps| {
+        self.look_went(b, at, true, |cond, jumps| {
             use crate::bytecode::Cond;
             match cleared {
                 ZERO => case_taken(cond, jumps) == Some(NONZERO),
@@ -1179,11 +1197,16 @@ impl Run<'_> {
     }
 
     /// Whether the conditions on source `b` that the instruction at `at` depends on all test the
-    /// value it read, right after reading it, and each goes the way `went` accepts.
+    /// value it read, right after reading it, and each goes the way `went` accepts. With
+    /// `either`, a condition through both of whose ways the instruction is reached (`if (x !=
+    /// null || flag)`) passes too: the clearing write it decides leaves what a fresh look would
+    /// have (a look that saw the variable clear clears it again, or, if another thread set it
+    /// meanwhile, clears that, as a fresh look, which would go the way where it is set, does).
     fn look_went(
         &self,
         b: usize,
         at: u32,
+        either: bool,
         went: impl Fn(crate::bytecode::Cond, bool) -> bool,
     ) -> bool {
         let read_at = match self.srcs.get(b) {
@@ -1207,8 +1230,15 @@ impl Run<'_> {
             else {
                 return false;
             };
-            if br != read_at + 1 || !same_block(read_at) || edge == crate::bytecode::cfg::EDGES {
+            if br != read_at + 1 || !same_block(read_at) {
                 return false;
+            }
+            if edge == crate::bytecode::cfg::EDGES {
+                if !either {
+                    return false;
+                }
+                tested = true;
+                continue;
             }
             let jumps = Some(&edge) == self.block_of.get(*target as usize);
             if !went(*cond, jumps) {
