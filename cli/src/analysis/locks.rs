@@ -479,6 +479,8 @@ pub struct ThreadSafeList {
     plain: Pairs,
     /// Methods returning the calling thread's own object (`ThreadLocal.get`): `class.method`.
     per_thread: Pairs,
+    /// Static factories of a new, empty object (`ByteBuffer.allocate`): `class.method`.
+    fresh: Pairs,
     /// Immutable value types of the platform.
     values: FxHashSet<String>,
     /// Clock readings: `class.method`.
@@ -537,6 +539,7 @@ impl ThreadSafeList {
                     &self.formats,
                     &self.plain,
                     &self.per_thread,
+                    &self.fresh,
                     &self.clocks,
                     &self.reflective,
                     &self.serial,
@@ -582,6 +585,7 @@ impl ThreadSafeList {
                 "immutable" => self.immutable.insert_member(name),
                 "plain" => self.plain.insert_member(name),
                 "per-thread" => self.per_thread.insert_member(name),
+                "fresh" => self.fresh.insert_member(name),
                 "clock" => self.clocks.insert_member(name),
                 "format" => self.formats.insert_member(name),
                 "validating" => self.validating.insert_signature(name),
@@ -703,6 +707,12 @@ impl ThreadSafeList {
     /// thread sees what it returns, as if this thread had just made it.
     pub fn is_per_thread(&self, class: &str, name: &str) -> bool {
         self.per_thread.contains(class, name)
+    }
+
+    /// A static factory of a new, empty object (`ByteBuffer.allocate(n)`): what it returns is
+    /// new, and holds none of its arguments (a capacity), as `new byte[n]` does not.
+    pub fn is_fresh(&self, class: &str, name: &str) -> bool {
+        self.fresh.contains(class, name)
     }
 
     /// A clock reading of the platform (`System.nanoTime()`).
@@ -1123,8 +1133,10 @@ pub fn resolve_call(
     if listed && ts.is_clock(class, name) {
         return CallTarget::Clock;
     }
-    // Each thread's own value: new to this thread, like a copy it made.
-    if listed && instance && ts.is_per_thread(class, name) {
+    // Each thread's own value: new to this thread, like a copy it made; and a new, empty object.
+    if listed && instance && ts.is_per_thread(class, name)
+        || listed && !instance && ts.is_fresh(class, name)
+    {
         return CallTarget::Copy;
     }
     if instance {

@@ -1650,7 +1650,20 @@ impl Run<'_> {
                 ..
             }
         );
-        let v = self.call_effect(cx, effect, inputs, ctl);
+        // A new, empty object of the platform (`ByteBuffer.allocate(n)`): like `new byte[n]`, it
+        // holds none of its arguments.
+        let empty = match self.code.insns.get(cx.at as usize).map(|i| &i.op) {
+            Some(&Op::Invoke(crate::bytecode::InvokeKind::Static, r)) => {
+                let m = self.class.member(r);
+                fresh && self.p.thread_safe.is_fresh(&m.class, &m.name)
+            }
+            _ => false,
+        };
+        let v = if empty {
+            ctl
+        } else {
+            self.call_effect(cx, effect, inputs, ctl)
+        };
         // The platform's `clone()` (`super.clone()`, an array's): a copy, a new object as one
         // this method allocated: its fields are not shared state yet.
         let copy = match self.code.insns.get(cx.at as usize).map(|i| &i.op) {
