@@ -1134,9 +1134,12 @@ pub fn resolve_call(
         return CallTarget::Clock;
     }
     // Each thread's own value: new to this thread, like a copy it made; and a new, empty object.
-    if listed && instance && ts.is_per_thread(class, name)
-        || listed && !instance && ts.is_fresh(class, name)
-    {
+    let own = if instance {
+        ts.is_per_thread(class, name)
+    } else {
+        ts.is_fresh(class, name)
+    };
+    if listed && own {
         return CallTarget::Copy;
     }
     if instance {
