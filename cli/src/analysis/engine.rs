@@ -759,7 +759,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
             Op::GetField(r) => {
                 let object = f.stack.last().map_or(Sym::Unknown, |s| s.sym);
-                let base = base_of(object);
+                let base = base_of(object).or_else(|| enclosing(class, object));
                 let slots = class.member(*r).ret_slots;
                 // A field of an object this method allocated is not shared yet.
                 let kind = if self.is_local(object) {
@@ -795,11 +795,9 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
             Op::PutField(r) => {
                 let n = class.member(*r).arg_slots as usize;
-                let base = f
-                    .stack
-                    .len()
-                    .checked_sub(n + 1)
-                    .and_then(|k| base_of(f.stack[k].sym));
+                let base = f.stack.len().checked_sub(n + 1).and_then(|k| {
+                    base_of(f.stack[k].sym).or_else(|| enclosing(class, f.stack[k].sym))
+                });
                 let place = base.map_or(Sym::FieldOf(*r), |b| Sym::Field(b, *r));
                 let at = self.through(f, n + 1, place, true);
                 self.simple_at(a, f, i, 1 + n, 0, StepKind::Sink, at, record)?;
@@ -1313,6 +1311,18 @@ impl Access {
 }
 
 /// The base of a field path through a register, when nameable.
+/// [`locks::Base::Outer`] for the enclosing instance an inner class holds in its synthetic
+/// `this$N` field, read through `this`.
+fn enclosing(class: &crate::bytecode::Class, sym: Sym) -> Option<locks::Base> {
+    match sym {
+        Sym::Field(locks::Base::This, r) => {
+            let m = class.member(r);
+            (m.name.starts_with("this$") && *m.class == *class.name).then_some(locks::Base::Outer)
+        }
+        _ => None,
+    }
+}
+
 fn base_of(sym: Sym) -> Option<locks::Base> {
     match sym {
         Sym::This => Some(locks::Base::This),

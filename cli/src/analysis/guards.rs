@@ -277,7 +277,7 @@ pub fn query(p: &Program, class: u32, lock: LockId, place: Sym, state: bool) -> 
     let object = match base {
         locks::Base::This => Sym::This,
         locks::Base::Param(x) => Sym::Param(x),
-        locks::Base::Static => Sym::Unknown,
+        locks::Base::Static | locks::Base::Outer => Sym::Unknown,
     };
     Some(GuardQuery {
         var: GuardVar {
@@ -709,7 +709,7 @@ impl Observer for Collect<'_> {
                 let object = match base {
                     locks::Base::This => Sym::This,
                     locks::Base::Param(x) => Sym::Param(x),
-                    locks::Base::Static => Sym::Unknown,
+                    locks::Base::Static | locks::Base::Outer => Sym::Unknown,
                 };
                 let takes = self.p.thread_safe.is_head_remove(&m.name, &m.desc);
                 let var = GuardVar { field, state: true };

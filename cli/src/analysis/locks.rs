@@ -55,6 +55,9 @@ pub enum Base {
     This,
     Static,
     Param(u16),
+    /// The enclosing instance of an inner class's `this` (`this$0.f`): the outer object, whose
+    /// fields and locks its own methods name through `this`.
+    Outer,
 }
 
 /// In a release of a lock held in a field, [`LockId::Field`]'s part for "the read or the write

@@ -89,7 +89,11 @@ impl LockKey {
         if self.global || c1 == c2 {
             return true;
         }
-        p.is_subclass_idx(c1, c2) || p.is_subclass_idx(c2, c1)
+        // A field's lock named in an inner class (through its enclosing instance, `this$0.lock`)
+        // and in the class that declares it: the field is that object's.
+        let nested = matches!(self.key, GuardKey::Field(..))
+            && crate::program::nest(&p.class(c1).name) == crate::program::nest(&p.class(c2).name);
+        nested || p.is_subclass_idx(c1, c2) || p.is_subclass_idx(c2, c1)
     }
 }
 
@@ -98,7 +102,7 @@ fn key_of(p: &Program, class: u32, lock: LockId) -> Option<LockKey> {
     let (key, global) = match lock {
         LockId::This => (GuardKey::Own, false),
         LockId::Class(h) => (GuardKey::Class(h), true),
-        LockId::Field(base @ (Base::This | Base::Static), r, part) => (
+        LockId::Field(base @ (Base::This | Base::Static | Base::Outer), r, part) => (
             GuardKey::Field(guards::field_id(p, class, r)?, part),
             base == Base::Static,
         ),
@@ -388,12 +392,26 @@ impl Collector<'_> {
                 } else {
                     Box::default()
                 };
+                // A call on the enclosing instance (`this$0.m()` from an inner class): the
+                // callee's `this` is that object, so the locks held on its fields, and its own
+                // monitor, are the callee's to name.
+                let outer_receiver = receiver != Sym::This && own_object(class, receiver);
+                let receiver_lock = LockId::of_object(receiver);
                 let held_keys = frame
                     .locks
                     .held
                     .iter()
-                    .filter_map(|h| key_of(self.p, self.id.class, h.lock))
-                    .filter(|k| receiver == Sym::This || k.global)
+                    .filter_map(|h| {
+                        if outer_receiver && Some(h.lock) == receiver_lock {
+                            return Some(LockKey {
+                                key: GuardKey::Own,
+                                global: false,
+                            });
+                        }
+                        let k = key_of(self.p, self.id.class, h.lock)?;
+                        let outer = matches!(h.lock, LockId::Field(Base::Outer, ..));
+                        (receiver == Sym::This || k.global || outer_receiver && outer).then_some(k)
+                    })
                     .collect();
                 self.facts.calls.push(CallSite {
                     at,
