@@ -135,6 +135,10 @@ pub struct Summary {
     /// (`if (v == null) { if (map.putIfAbsent(k, t) == null) created = true; } .. if (created)
     /// map.put(k, r)`): a caller's stale look at that variable, passed in, is re-checked.
     pub param_superseded: Vec<(u8, GAccess)>,
+    /// Writes reached only where a parameter, as passed in, is of one case of [`Val::flag`]
+    /// (`if (force) ref.set(v); else ref.compareAndSet(old, v);`): `(write, slot, case)`. A call
+    /// that passes a constant of another case never makes that write.
+    pub guarded: Vec<(GAccess, u8, u8)>,
     /// Of [`Self::param_writes`] of its own regions, those a parameter reaches by control
     /// alone: it decides whether the write happens (`if (n > 0) notified = false;` with `n`
     /// computed from the arguments), the value written does not come from it.
@@ -1323,6 +1327,32 @@ impl Run<'_> {
         }
     }
 
+    /// Note the parameter that write `dst` at `at` is reached only for one case of
+    /// ([`Summary::guarded`]): a condition it depends on tests the parameter as passed in,
+    /// through one way.
+    fn note_guard(&mut self, at: u32, dst: GAccess) {
+        let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
+            return;
+        };
+        for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
+            if edge == crate::bytecode::cfg::EDGES {
+                continue;
+            }
+            let Some(slot) = self.branch.get(&br).and_then(|&c| pure_param(c)) else {
+                continue;
+            };
+            let Some(Op::If { target, cond, .. }) = self.code.insns.get(br as usize).map(|i| &i.op)
+            else {
+                continue;
+            };
+            let jumps = Some(&edge) == self.block_of.get(*target as usize);
+            if let Some(case) = case_taken(*cond, jumps) {
+                push_capped(&mut self.out.summary.guarded, (dst, slot, case as u8));
+                return;
+            }
+        }
+    }
+
     /// Note the writes of own regions that a condition on the outcome of an update decides
     /// ([`Summary::outcome_checked`]).
     fn note_outcome_checked(&mut self, ctl: Val, dst: GAccess) {
@@ -1363,6 +1393,7 @@ impl Run<'_> {
                 self.note_on(dst, on);
                 push_capped(&mut self.out.summary.writes, dst);
                 push_capped(&mut self.out.summary.updated, var);
+                self.note_guard(at, dst);
                 if checked {
                     push_capped(&mut self.out.summary.self_checked, dst);
                 }
@@ -1506,6 +1537,7 @@ impl Run<'_> {
                     self.flow(flowing, data.data, (dst, on), (cx.at, cx.at), Edge::Write);
                     self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
+                    self.note_guard(cx.at, dst);
                     if self.looks_at(ctl, var) {
                         push_capped(&mut self.out.summary.self_checked, dst);
                     }
@@ -1882,6 +1914,13 @@ impl Run<'_> {
             for &(callee, s) in &summaries {
                 // A callee that signals no failure of its update by what it returns.
                 let outcome_safe = outcome_safe || !s.ret_failure;
+                // A write the callee makes only for a case of a parameter that this call passes
+                // a constant of another case for (`setPage(p, old, new, false)`).
+                let unreached = |w: &GAccess| {
+                    s.guarded.iter().any(|&(g, slot, case)| {
+                        g == *w && arg(slot).flag.is_some_and(|f| f[case as usize] == NONE)
+                    })
+                };
                 // The callee looks at the variable again before it writes, or returns the
                 // outcome of its update and the caller tests it: the caller's condition decides
                 // none of its writes (below), whatever the arguments are.
@@ -1889,7 +1928,7 @@ impl Run<'_> {
                     s.self_checked.contains(w) || (tested && s.ret_outcome.contains(&w.var))
                 };
                 for &(slot, w) in &s.param_writes {
-                    if (slot as usize) < receiver {
+                    if (slot as usize) < receiver || unreached(&w) {
                         continue;
                     }
                     let v = arg(slot).or(ctl);
@@ -1937,6 +1976,19 @@ impl Run<'_> {
                     self.flow(fctl, 0, dst, (cx.at, cx.at), Edge::Index);
                 }
                 for &w in &s.writes {
+                    if unreached(&w) {
+                        continue;
+                    }
+                    // Reached where this method's own parameter is of the case the callee's
+                    // was, or where this call is.
+                    for &(g, slot, case) in &s.guarded {
+                        if g == w {
+                            if let Some(q) = pure_param(arg(slot)) {
+                                push_capped(&mut self.out.summary.guarded, (w, q, case));
+                            }
+                        }
+                    }
+                    self.note_guard(cx.at, w);
                     if !rechecked(&w) {
                         let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
                         self.flow(
