@@ -1310,7 +1310,6 @@ impl Access {
     };
 }
 
-/// The base of a field path through a register, when nameable.
 /// [`locks::Base::Outer`] for the enclosing instance an inner class holds in its synthetic
 /// `this$N` field, read through `this`.
 fn enclosing(class: &crate::bytecode::Class, sym: Sym) -> Option<locks::Base> {
@@ -1323,6 +1322,7 @@ fn enclosing(class: &crate::bytecode::Class, sym: Sym) -> Option<locks::Base> {
     }
 }
 
+/// The base of a field path through a register, when nameable.
 fn base_of(sym: Sym) -> Option<locks::Base> {
     match sym {
         Sym::This => Some(locks::Base::This),
