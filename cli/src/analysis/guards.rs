@@ -689,7 +689,11 @@ impl Observer for Collect<'_> {
             }
             Op::Invoke(kind, r) if kind != InvokeKind::Static => {
                 let m = class.member(r);
-                if self.p.thread_safe.state_access(&m.name) & STATE_WRITE == 0 {
+                // A method that reads only what construction fixed (an atomic array's
+                // `length()`) writes nothing, whatever its name says elsewhere.
+                if self.p.thread_safe.state_access(&m.name) & STATE_WRITE == 0
+                    || self.p.thread_safe.is_immutable(&m.class, &m.name)
+                {
                     return;
                 }
                 let receiver = frame
