@@ -1315,8 +1315,7 @@ impl Access {
 fn enclosing(class: &crate::bytecode::Class, sym: Sym) -> Option<locks::Base> {
     match sym {
         Sym::Field(locks::Base::This, r) => {
-            let m = class.member(r);
-            (m.name.starts_with("this$") && *m.class == *class.name).then_some(locks::Base::Outer)
+            locks::is_enclosing_field(class, r).then_some(locks::Base::Outer)
         }
         _ => None,
     }

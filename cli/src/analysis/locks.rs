@@ -60,6 +60,13 @@ pub enum Base {
     Outer,
 }
 
+/// Whether field reference `r` of `class` is the synthetic field in which an inner class holds
+/// its enclosing instance (`this$0`, [`Base::Outer`]).
+pub fn is_enclosing_field(class: &crate::bytecode::Class, r: crate::bytecode::RefId) -> bool {
+    let m = class.member(r);
+    m.name.starts_with("this$") && *m.class == *class.name
+}
+
 /// In a release of a lock held in a field, [`LockId::Field`]'s part for "the read or the write
 /// lock, whichever is held" (`StampedLock.unlock(stamp)`).
 pub const EITHER_PART: u8 = 3;

@@ -718,18 +718,22 @@ impl Run<'_> {
         }
     }
 
+    /// What the conditional branch at `br` tests, and whether it jumps, when it goes to its
+    /// successor `edge` (one successor: not [`crate::bytecode::cfg::EDGES`]).
+    fn way(&self, br: u32, edge: u32) -> Option<(crate::bytecode::Cond, bool)> {
+        let Op::If { target, cond, .. } = self.code.insns.get(br as usize)?.op else {
+            return None;
+        };
+        (edge != crate::bytecode::cfg::EDGES)
+            .then(|| (cond, Some(&edge) == self.block_of.get(target as usize)))
+    }
+
     /// The instruction that made the one constant of flag `c` with which the branch at `br`
     /// goes to its successor `edge`, if one alone does.
     fn flag_site(&self, br: u32, edge: u32, c: &Val) -> Option<u32> {
         use crate::bytecode::Cond;
         let flag = c.flag?;
-        let Op::If { target, cond, .. } = self.code.insns.get(br as usize)?.op else {
-            return None;
-        };
-        if edge == crate::bytecode::cfg::EDGES {
-            return None;
-        }
-        let jumps = edge == *self.block_of.get(target as usize)?;
+        let (cond, jumps) = self.way(br, edge)?;
         let site = match (case_taken(cond, jumps), cond) {
             (Some(k), _) => flag[k],
             // Not null: a constant of either other case.
@@ -1230,11 +1234,11 @@ impl Run<'_> {
             }
             let same_block =
                 |i: u32| self.block_of.get(i as usize) == self.block_of.get(br as usize);
-            let Some(Op::If { target, cond, .. }) = self.code.insns.get(br as usize).map(|i| &i.op)
-            else {
-                return false;
-            };
-            if br != read_at + 1 || !same_block(read_at) {
+            let is_if = matches!(
+                self.code.insns.get(br as usize).map(|i| &i.op),
+                Some(Op::If { .. })
+            );
+            if !is_if || br != read_at + 1 || !same_block(read_at) {
                 return false;
             }
             if edge == crate::bytecode::cfg::EDGES {
@@ -1244,8 +1248,10 @@ impl Run<'_> {
                 tested = true;
                 continue;
             }
-            let jumps = Some(&edge) == self.block_of.get(*target as usize);
-            if !went(*cond, jumps) {
+            if !self
+                .way(br, edge)
+                .is_some_and(|(cond, jumps)| went(cond, jumps))
+            {
                 return false;
             }
             tested = true;
@@ -1327,7 +1333,7 @@ impl Run<'_> {
         }
     }
 
-    /// Note the parameter that write `dst` at `at` is reached only for one case of
+    /// Note the parameter, and its case, that write `dst` at `at` is reached only for
     /// ([`Summary::guarded`]): a condition it depends on tests the parameter as passed in,
     /// through one way.
     fn note_guard(&mut self, at: u32, dst: GAccess) {
@@ -1335,18 +1341,13 @@ impl Run<'_> {
             return;
         };
         for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
-            if edge == crate::bytecode::cfg::EDGES {
-                continue;
-            }
             let Some(slot) = self.branch.get(&br).and_then(|&c| pure_param(c)) else {
                 continue;
             };
-            let Some(Op::If { target, cond, .. }) = self.code.insns.get(br as usize).map(|i| &i.op)
-            else {
+            let Some((cond, jumps)) = self.way(br, edge) else {
                 continue;
             };
-            let jumps = Some(&edge) == self.block_of.get(*target as usize);
-            if let Some(case) = case_taken(*cond, jumps) {
+            if let Some(case) = case_taken(cond, jumps) {
                 push_capped(&mut self.out.summary.guarded, (dst, slot, case as u8));
                 return;
             }

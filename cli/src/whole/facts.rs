@@ -211,7 +211,7 @@ pub fn collect(p: &Program, fields: &FieldTable, id: MethodId, this_held: bool) 
 fn own_object(class: &crate::bytecode::Class, sym: Sym) -> bool {
     match sym {
         Sym::This => true,
-        Sym::Field(Base::This, fr) => class.member(fr).name.starts_with("this$"),
+        Sym::Field(Base::This, fr) => crate::analysis::locks::is_enclosing_field(class, fr),
         _ => false,
     }
 }
