@@ -636,6 +636,18 @@ struct Run<'a> {
     keys: FxHashMap<(u32, u32), u8>,
     /// Sources to mark as left when the region at a site is exited.
     exit_mask: FxHashMap<u32, u64>,
+    /// The region whose exit makes each source leave ([`Run::source`]'s `outer`), or
+    /// [`NO_LEFT`].
+    outer_of: [u32; 64],
+    /// Where each own region (by site) is first exited.
+    exit_at: FxHashMap<u32, u32>,
+    /// Test-and-sets: the edges of branches on a look at a variable inside a region, by
+    /// `(branch, successor)`, that lead to a write of the same variable in that region (`if
+    /// (emitting) { ..; return; } emitting = true;`), with the looks. The look and the write are
+    /// one atomic step, like a successful `compareAndSet`: where the edge goes, the look is
+    /// the outcome of the thread's own update, and what it decides after the region is the
+    /// thread's own decision ([`Val::mine`]).
+    owned: FxHashMap<(u32, u32), u64>,
     left_at: [u32; 64],
     atomic: u64,
     /// Sources imported from a callee's return, and the call each came through.
@@ -677,6 +689,27 @@ impl Run<'_> {
         self.control_of(self.block_of[at as usize] as usize, 0)
     }
 
+    /// Marks as left the sources of condition `ctl` at `at` (recording pass) whose region is no
+    /// longer held there: a test made inside a critical section (`synchronized (this) { if
+    /// (map.containsKey(k)) return; }`) decides what follows the section as a look that left
+    /// it, as the value would had it been copied out to be tested after the exit. (A value
+    /// leaves at the exit through [`Run::region`]; a condition tested inside the region is no
+    /// value of any register there.)
+    fn exited(&mut self, ctl: &mut Val, at: u32) {
+        let inside = ctl.src & self.atomic & !ctl.left;
+        for b in bits(inside) {
+            let o = self.outer_of[b];
+            if o == NO_LEFT || o == CALLER_SITE || self.held.contains(&o) {
+                continue;
+            }
+            ctl.left |= 1 << b;
+            ctl.again &= !(1 << b);
+            if self.left_at[b] == NO_LEFT {
+                self.left_at[b] = self.exit_at.get(&o).copied().unwrap_or(at);
+            }
+        }
+    }
+
     /// [`Self::control`] of a block; `depth`: flags followed to get here ([`Self::taken`]).
     fn control_of(&self, block: usize, depth: u8) -> Val {
         let mut v = Val::default();
@@ -709,12 +742,39 @@ impl Run<'_> {
     /// `edge` sees it: when `c` is a flag ([`Val::flag`]) and one constant alone takes the
     /// branch that way, only the conditions under which that constant was made.
     fn taken(&self, br: u32, edge: u32, c: Val, depth: u8) -> Val {
-        match self.flag_site(br, edge, &c) {
-            Some(site) if depth < 4 => c.keep(
-                self.control_of(self.block_of[site as usize] as usize, depth + 1)
-                    .src,
-            ),
+        let mut v = match self.flag_site(br, edge, &c) {
+            Some(site) if depth < 4 => {
+                let made = self.control_of(self.block_of[site as usize] as usize, depth + 1);
+                let mut v = c.keep(made.src);
+                v.mine |= made.mine & v.src;
+                v
+            }
             _ => c,
+        };
+        if let Some(&m) = self.owned.get(&(br, edge)) {
+            v.mine |= m & v.src;
+        }
+        v
+    }
+
+    /// Notes a test-and-set ([`Run::owned`]) where the write of `var` at `at`, in the own
+    /// region `site`, is reached from one condition alone that looks at `var` in that region.
+    fn note_test_and_set(&mut self, at: u32, var: Var, site: u32) {
+        let block = self.block_of[at as usize] as usize;
+        let Some(c) = self.ctrl.get(block).filter(|c| c.direct == 1) else {
+            return;
+        };
+        let (br, edge) = (c.branches[0], c.edges[0]);
+        let Some(look) = self.branch.get(&br) else {
+            return;
+        };
+        let m = bits(look.current() & self.atomic)
+            .filter(|&b| {
+                self.outer_of[b] == site && matches!(self.srcs[b], Src::Atomic(g) if g.var == var)
+            })
+            .fold(0, |m, b| m | 1 << b);
+        if m != 0 {
+            *self.owned.entry((br, edge)).or_default() |= m;
         }
     }
 
@@ -795,6 +855,7 @@ impl Run<'_> {
                 self.atomic |= bit;
                 if let Some(o) = outer {
                     *self.exit_mask.entry(o).or_default() |= bit;
+                    self.outer_of[b] = o;
                 }
             }
             Src::Plain(..) | Src::Param | Src::Outcome(..) => {}
@@ -2115,6 +2176,7 @@ impl Analysis for Run<'_> {
 
     fn region(&mut self, ev: RegionEvent, v: &mut Val) {
         if let RegionEvent::Exit { site, at, .. } = ev {
+            self.exit_at.entry(site).or_insert(at);
             if let Some(&m) = self.exit_mask.get(&site) {
                 // The instances read again leave too.
                 v.again &= !m;
@@ -2136,8 +2198,9 @@ impl Analysis for Run<'_> {
         self.took = 0;
         self.publish = 0;
         let op = self.code.insns[at as usize].op.clone();
-        let ctl = self.control(at);
+        let mut ctl = self.control(at);
         if cx.record {
+            self.exited(&mut ctl, at);
             self.escapes(cx.kind, inputs);
             let entry = matches!(cx.kind, StepKind::Lock | StepKind::Call(_));
             if entry && cx.caller_region.is_none() {
@@ -2258,6 +2321,7 @@ impl Analysis for Run<'_> {
                         let var = self.field_var(r).0;
                         if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
                             self.region_writes.insert((var, site));
+                            self.note_test_and_set(at, var, site);
                             // A read-modify-write in one critical section: what the reads
                             // of the variable it wrote from gave this thread is its own.
                             self.took = bits(value.data & self.atomic & value.current())
@@ -2403,6 +2467,9 @@ fn analyse(
         srcs: vec![Src::Param; PARAMS],
         keys: FxHashMap::default(),
         exit_mask: FxHashMap::default(),
+        outer_of: [NO_LEFT; 64],
+        exit_at: FxHashMap::default(),
+        owned: FxHashMap::default(),
         left_at: [NO_LEFT; 64],
         src_on: [UNSET; 64],
         atomic: 0,
