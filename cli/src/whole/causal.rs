@@ -944,7 +944,10 @@ impl Run<'_> {
             // either, as for a stale value's decision; several instances of one variable are
             // where all of them may be (nowhere: they left at different places).
             let mut reads: Vec<(GAccess, u32, Places)> = Vec::new();
-            for b in bits(a & !self.rechecked_looks_in(v)) {
+            // A source the value carries as the thread's own (taken out by a read-modify-write,
+            // a test-and-set's look: `Val::mine`) is no snapshot that another thread's update
+            // can leave half old.
+            for b in bits(a & !self.rechecked_looks_in(v) & !v.mine) {
                 if let Src::Atomic(g) = self.srcs[b] {
                     // A plain collection's contents are followed as values (stale across
                     // critical sections), not paired with other fields: the high-level data
@@ -1938,6 +1941,16 @@ impl Run<'_> {
                 result.again |= bit & result.left;
                 result.src |= bit;
                 result.data |= bit;
+            }
+        }
+        // A setter called in this method's region makes a test-and-set through accessors (a
+        // nest's before Java 11, Kotlin's properties): noted in every pass, as a field store.
+        if let Some(site) = outer {
+            for (_, s) in &summaries {
+                let params = s.param_plain_writes.iter().map(|&(_, var, _)| var);
+                for var in params.chain(s.plain_writes.iter().map(|&(var, _)| var)) {
+                    self.note_test_and_set(cx.at, var, site);
+                }
             }
         }
         if cx.record {
