@@ -625,6 +625,7 @@ struct Run<'a> {
     class: &'a Class,
     code: &'a Code,
     block_of: &'a [u32],
+    cfg: &'a Cfg,
     /// Branch instructions each block is control dependent on (transitively).
     ctrl: Vec<Control>,
     /// Call sites of this node (facts), by instruction.
@@ -641,13 +642,16 @@ struct Run<'a> {
     outer_of: [u32; 64],
     /// Where each own region (by site) is first exited.
     exit_at: FxHashMap<u32, u32>,
-    /// Test-and-sets: the edges of branches on a look at a variable inside a region, by
-    /// `(branch, successor)`, that lead to a write of the same variable in that region (`if
-    /// (emitting) { ..; return; } emitting = true;`), with the looks. The look and the write are
-    /// one atomic step, like a successful `compareAndSet`: where the edge goes, the look is
-    /// the outcome of the thread's own update, and what it decides after the region is the
-    /// thread's own decision ([`Val::mine`]).
-    owned: FxHashMap<(u32, u32), u64>,
+    /// Writes of a variable made in an own region, `(variable, region site, instruction, looks)`,
+    /// each decided by current looks at that variable in the region (`looks`, not left: no
+    /// release, not even a `wait()`, between them): a test-and-set (`if (emitting) { ..;
+    /// return; } emitting = true;`), see [`Run::owned_at`].
+    region_sets: Vec<(Var, u32, u32, u64)>,
+    /// The edges of branches, by `(branch, successor)`, from which a write of a looked-at
+    /// variable in the look's region is reached on every path (the write is control dependent
+    /// on the edge alone), with the looks: owned on that edge wherever it leads, also where a
+    /// flag set there carries the decision on ([`Run::owned_at`]).
+    owned_edges: FxHashMap<(u32, u32), u64>,
     left_at: [u32; 64],
     atomic: u64,
     /// Sources imported from a callee's return, and the call each came through.
@@ -717,7 +721,10 @@ impl Run<'_> {
         if let Some(bs) = self.ctrl.get(block) {
             for (b, &edge) in bs.branches.iter().zip(&bs.edges) {
                 if let Some(c) = self.branch.get(b) {
-                    v = v.or(self.taken(*b, edge, *c, depth));
+                    let mut t = self.taken(*b, edge, *c, depth);
+                    let edge_owned = self.owned_edges.get(&(*b, edge)).copied().unwrap_or(0);
+                    t.mine |= (edge_owned | self.owned_at(block, t.src)) & t.src;
+                    v = v.or(t);
                 }
             }
             // The conditions a block depends on are not all on one path (a block after a join
@@ -742,7 +749,7 @@ impl Run<'_> {
     /// `edge` sees it: when `c` is a flag ([`Val::flag`]) and one constant alone takes the
     /// branch that way, only the conditions under which that constant was made.
     fn taken(&self, br: u32, edge: u32, c: Val, depth: u8) -> Val {
-        let mut v = match self.flag_site(br, edge, &c) {
+        match self.flag_site(br, edge, &c) {
             Some(site) if depth < 4 => {
                 let made = self.control_of(self.block_of[site as usize] as usize, depth + 1);
                 let mut v = c.keep(made.src);
@@ -750,18 +757,75 @@ impl Run<'_> {
                 v
             }
             _ => c,
-        };
-        if let Some(&m) = self.owned.get(&(br, edge)) {
-            v.mine |= m & v.src;
         }
-        v
     }
 
-    /// Notes a test-and-set ([`Run::owned`]) where the write of `var` at `at`, in the own
-    /// region `site`, is reached from one condition alone that looks at `var` in that region.
+    /// The looks among `srcs` that are the thread's own in `block`: a look at a variable inside
+    /// a region, followed in that region by a write of the variable ([`Run::region_sets`]) that
+    /// every path from the look to `block` goes through. The look and the write are one atomic
+    /// step, like a `compareAndSet` or a `getAndSet`: where the write was made, the look is the
+    /// outcome of the thread's own update (`if (emitting) { ..; return; } emitting = true; ..
+    /// drain();`, also behind a compound test, whose other conditions carry the look too), and
+    /// what it decides after the region is the thread's own decision ([`Val::mine`]).
+    fn owned_at(&self, block: usize, srcs: u64) -> u64 {
+        if self.region_sets.is_empty() {
+            return 0;
+        }
+        let mut m = 0;
+        for b in bits(srcs & self.atomic) {
+            let Src::Atomic(g) = self.srcs[b] else {
+                continue;
+            };
+            // Where the look was made: its read here, or the call it came through.
+            let look = if self.via[b] != NO_LEFT {
+                self.via[b]
+            } else if g.loc.method == self.id {
+                g.loc.at
+            } else {
+                continue;
+            };
+            let Some(&from) = self.block_of.get(look as usize) else {
+                continue;
+            };
+            let site = self.outer_of[b];
+            if self.region_sets.iter().any(|&(var, s, at, looks)| {
+                let w = self.block_of[at as usize];
+                var == g.var
+                    && s == site
+                    && looks & (1 << b) != 0
+                    && (if from == w {
+                        look < at
+                    } else {
+                        self.cfg.dominates(from, w)
+                    })
+                    && self.cfg.dominates(w, block as u32)
+            }) {
+                m |= 1 << b;
+            }
+        }
+        m
+    }
+
+    /// Notes a write of `var` at `at` in the own region `site` ([`Run::region_sets`],
+    /// [`Run::owned_edges`]).
     fn note_test_and_set(&mut self, at: u32, var: Var, site: u32) {
-        let block = self.block_of[at as usize] as usize;
-        let Some(c) = self.ctrl.get(block).filter(|c| c.direct == 1) else {
+        let block = self.block_of[at as usize];
+        let looks = bits(self.control(at).current() & self.atomic)
+            .filter(|&b| {
+                self.outer_of[b] == site && matches!(self.srcs[b], Src::Atomic(g) if g.var == var)
+            })
+            .fold(0, |m, b| m | 1 << b);
+        if looks != 0 {
+            let known = (self.region_sets.iter()).position(|w| (w.0, w.1, w.2) == (var, site, at));
+            match known {
+                Some(i) => self.region_sets[i].3 |= looks,
+                None if self.region_sets.len() < 64 => {
+                    self.region_sets.push((var, site, at, looks));
+                }
+                None => {}
+            }
+        }
+        let Some(c) = self.ctrl.get(block as usize).filter(|c| c.direct == 1) else {
             return;
         };
         let (br, edge) = (c.branches[0], c.edges[0]);
@@ -774,7 +838,7 @@ impl Run<'_> {
             })
             .fold(0, |m, b| m | 1 << b);
         if m != 0 {
-            *self.owned.entry((br, edge)).or_default() |= m;
+            *self.owned_edges.entry((br, edge)).or_default() |= m;
         }
     }
 
@@ -2482,7 +2546,9 @@ fn analyse(
         exit_mask: FxHashMap::default(),
         outer_of: [NO_LEFT; 64],
         exit_at: FxHashMap::default(),
-        owned: FxHashMap::default(),
+        region_sets: Vec::new(),
+        owned_edges: FxHashMap::default(),
+        cfg: &cfg,
         left_at: [NO_LEFT; 64],
         src_on: [UNSET; 64],
         atomic: 0,
