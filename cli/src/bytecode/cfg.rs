@@ -255,21 +255,33 @@ impl Cfg {
     /// Whether every path from the method's entry to block `to` goes through block `via`
     /// (normal and exception edges).
     pub fn dominates(&self, via: u32, to: u32) -> bool {
-        if via == to {
-            return true;
-        }
+        via == to || !self.reached_avoiding(via, Some(to))[to as usize]
+    }
+
+    /// The blocks that every path from the method's entry to them goes through block `via`
+    /// (normal and exception edges): [`Cfg::dominates`] for every block at once.
+    pub fn dominated_by(&self, via: u32) -> Vec<bool> {
+        let reached = self.reached_avoiding(via, None);
+        (reached.iter().enumerate())
+            .map(|(b, &r)| b as u32 == via || !r)
+            .collect()
+    }
+
+    /// The blocks a path from the entry that never enters `via` reaches (all of them, or up to
+    /// `stop` when it is reached).
+    fn reached_avoiding(&self, via: u32, stop: Option<u32>) -> Vec<bool> {
         let mut seen = vec![false; self.blocks.len()];
         let mut stack = vec![0u32];
         while let Some(b) = stack.pop() {
             if b == via || std::mem::replace(&mut seen[b as usize], true) {
                 continue;
             }
-            if b == to {
-                return false;
+            if Some(b) == stop {
+                break;
             }
             stack.extend(self.next_blocks(b));
         }
-        true
+        seen
     }
 
     /// Whether block `bb` can be entered after block `ba` (a path of at least one edge).

@@ -637,16 +637,14 @@ struct Run<'a> {
     keys: FxHashMap<(u32, u32), u8>,
     /// Sources to mark as left when the region at a site is exited.
     exit_mask: FxHashMap<u32, u64>,
-    /// The region whose exit makes each source leave ([`Run::source`]'s `outer`), or
-    /// [`NO_LEFT`].
-    outer_of: [u32; 64],
     /// Where each own region (by site) is first exited.
     exit_at: FxHashMap<u32, u32>,
-    /// Writes of a variable made in an own region, `(variable, region site, instruction, looks)`,
-    /// each decided by current looks at that variable in the region (`looks`, not left: no
-    /// release, not even a `wait()`, between them): a test-and-set (`if (emitting) { ..;
-    /// return; } emitting = true;`), see [`Run::owned_at`].
-    region_sets: Vec<(Var, u32, u32, u64)>,
+    /// Writes of a variable made in an own region, `(instruction, looks, dominated blocks)`:
+    /// each is decided by looks at that variable made before it in the region and current
+    /// there (`looks`: no release, not even a `wait()`, between them), a test-and-set (`if
+    /// (emitting) { ..; return; } emitting = true;`) for the blocks it dominates, see
+    /// [`Run::owned_at`].
+    region_sets: Vec<(u32, u64, Vec<bool>)>,
     /// The edges of branches, by `(branch, successor)`, from which a write of a looked-at
     /// variable in the look's region is reached on every path (the write is control dependent
     /// on the edge alone), with the looks: owned on that edge wherever it leads, also where a
@@ -702,8 +700,10 @@ impl Run<'_> {
     fn exited(&mut self, ctl: &mut Val, at: u32) {
         let inside = ctl.src & self.atomic & !ctl.left;
         for b in bits(inside) {
-            let o = self.outer_of[b];
-            if o == NO_LEFT || o == CALLER_SITE || self.held.contains(&o) {
+            let Some(o) = self.outer_of(b) else {
+                continue;
+            };
+            if o == CALLER_SITE || self.held.contains(&o) {
                 continue;
             }
             ctl.left |= 1 << b;
@@ -768,59 +768,53 @@ impl Run<'_> {
     /// drain();`, also behind a compound test, whose other conditions carry the look too), and
     /// what it decides after the region is the thread's own decision ([`Val::mine`]).
     fn owned_at(&self, block: usize, srcs: u64) -> u64 {
-        if self.region_sets.is_empty() {
-            return 0;
-        }
-        let mut m = 0;
-        for b in bits(srcs & self.atomic) {
-            let Src::Atomic(g) = self.srcs[b] else {
-                continue;
-            };
-            // Where the look was made: its read here, or the call it came through.
-            let look = if self.via[b] != NO_LEFT {
-                self.via[b]
-            } else if g.loc.method == self.id {
-                g.loc.at
-            } else {
-                continue;
-            };
-            let Some(&from) = self.block_of.get(look as usize) else {
-                continue;
-            };
-            let site = self.outer_of[b];
-            if self.region_sets.iter().any(|&(var, s, at, looks)| {
-                let w = self.block_of[at as usize];
-                var == g.var
-                    && s == site
-                    && looks & (1 << b) != 0
-                    && (if from == w {
-                        look < at
-                    } else {
-                        self.cfg.dominates(from, w)
-                    })
-                    && self.cfg.dominates(w, block as u32)
-            }) {
-                m |= 1 << b;
-            }
-        }
-        m
+        (self.region_sets.iter())
+            .filter(|w| w.2.get(block).copied().unwrap_or(false))
+            .fold(0, |m, w| m | (w.1 & srcs))
+    }
+
+    /// The region whose exit makes source `b` leave ([`Run::source`]'s `outer`).
+    fn outer_of(&self, b: usize) -> Option<u32> {
+        let bit = 1u64 << b;
+        (self.exit_mask.iter()).find_map(|(&site, &m)| (m & bit != 0).then_some(site))
+    }
+
+    /// The sources of `mask` that are looks at `var` read in the region `site`.
+    fn looks_in(&self, mask: u64, var: Var, site: u32) -> u64 {
+        bits(mask & self.atomic)
+            .filter(|&b| {
+                self.outer_of(b) == Some(site)
+                    && matches!(self.srcs[b], Src::Atomic(g) if g.var == var)
+            })
+            .fold(0, |m, b| m | 1 << b)
     }
 
     /// Notes a write of `var` at `at` in the own region `site` ([`Run::region_sets`],
     /// [`Run::owned_edges`]).
     fn note_test_and_set(&mut self, at: u32, var: Var, site: u32) {
         let block = self.block_of[at as usize];
-        let looks = bits(self.control(at).current() & self.atomic)
+        // The looks made before the write: read here (or through the call) earlier in the
+        // write's block, or in a block that dominates it.
+        let looks = bits(self.looks_in(self.control(at).current(), var, site))
             .filter(|&b| {
-                self.outer_of[b] == site && matches!(self.srcs[b], Src::Atomic(g) if g.var == var)
+                let look = match self.srcs[b] {
+                    _ if self.via[b] != NO_LEFT => self.via[b],
+                    Src::Atomic(g) if g.loc.method == self.id => g.loc.at,
+                    _ => return false,
+                };
+                let from = self.block_of[look as usize];
+                if from == block {
+                    look < at
+                } else {
+                    self.cfg.dominates(from, block)
+                }
             })
             .fold(0, |m, b| m | 1 << b);
         if looks != 0 {
-            let known = (self.region_sets.iter()).position(|w| (w.0, w.1, w.2) == (var, site, at));
-            match known {
-                Some(i) => self.region_sets[i].3 |= looks,
+            match self.region_sets.iter().position(|w| w.0 == at) {
+                Some(i) => self.region_sets[i].1 |= looks,
                 None if self.region_sets.len() < 64 => {
-                    self.region_sets.push((var, site, at, looks));
+                    (self.region_sets).push((at, looks, self.cfg.dominated_by(block)));
                 }
                 None => {}
             }
@@ -832,11 +826,7 @@ impl Run<'_> {
         let Some(look) = self.branch.get(&br) else {
             return;
         };
-        let m = bits(look.current() & self.atomic)
-            .filter(|&b| {
-                self.outer_of[b] == site && matches!(self.srcs[b], Src::Atomic(g) if g.var == var)
-            })
-            .fold(0, |m, b| m | 1 << b);
+        let m = self.looks_in(look.current(), var, site);
         if m != 0 {
             *self.owned_edges.entry((br, edge)).or_default() |= m;
         }
@@ -919,7 +909,6 @@ impl Run<'_> {
                 self.atomic |= bit;
                 if let Some(o) = outer {
                     *self.exit_mask.entry(o).or_default() |= bit;
-                    self.outer_of[b] = o;
                 }
             }
             Src::Plain(..) | Src::Param | Src::Outcome(..) => {}
@@ -2544,7 +2533,6 @@ fn analyse(
         srcs: vec![Src::Param; PARAMS],
         keys: FxHashMap::default(),
         exit_mask: FxHashMap::default(),
-        outer_of: [NO_LEFT; 64],
         exit_at: FxHashMap::default(),
         region_sets: Vec::new(),
         owned_edges: FxHashMap::default(),
