@@ -77,6 +77,9 @@ pub struct Program {
     /// Per class, which methods run only while an object or the class is initialized
     /// ([`sharing::init_only_methods`]), computed on first use.
     init_only: Vec<std::sync::OnceLock<Vec<bool>>>,
+    /// The classes that call each method by `invokespecial` other than a constructor or a
+    /// private method (`super.close()`), computed on first use ([`Program::runs_on`]).
+    super_calls: std::sync::OnceLock<FxHashMap<MethodId, Vec<u32>>>,
 }
 
 /// A class's methods as `(key of name and descriptor, method index)`, sorted by key.
@@ -164,6 +167,7 @@ impl Program {
             live: Vec::new(),
             method_keys,
             init_only,
+            super_calls: Default::default(),
             profile: Vec::new(),
             entry_locks: Default::default(),
             callers_locks: Default::default(),
@@ -581,6 +585,59 @@ impl Program {
             (Some(c), Some(s)) => self.supertypes.has(c, s),
             _ => false,
         }
+    }
+
+    /// Whether instance method `method` may run with `this` an object of `class` (a subclass
+    /// of its declaring class): not where the method is overridden on the way down to `class`
+    /// and no `super.m()` call of it is made by code of `class` or of a superclass of it (the
+    /// only call that reaches an overridden method on such an object; a caller outside, even a
+    /// subclass of `class`, reaches the override). `JChannel.connect()`, which `ForkChannel`
+    /// overrides without calling it, never runs on a `ForkChannel`, so it never writes a
+    /// `ForkChannel`'s fields: issue 12's calls to code that never runs there.
+    pub fn runs_on(&self, method: MethodId, class: u32) -> bool {
+        use crate::bytecode::acc;
+        let m = self.method(method);
+        if class == method.class
+            || m.access & (acc::STATIC | acc::PRIVATE) != 0
+            || m.name.starts_with('<')
+            || !self.is_subclass_idx(class, method.class)
+        {
+            return true;
+        }
+        let c = self.class(class);
+        if self.resolve(&c.name, &m.name, &m.descriptor) == Some(method) {
+            return true;
+        }
+        (self.super_calls.get_or_init(|| self.compute_super_calls()))
+            .get(&method)
+            .is_some_and(|callers| callers.iter().any(|&x| self.is_subclass_idx(class, x)))
+    }
+
+    /// [`Program::super_calls`]: every `invokespecial` of a method that is neither a
+    /// constructor nor private, by its resolved target.
+    fn compute_super_calls(&self) -> FxHashMap<MethodId, Vec<u32>> {
+        use crate::bytecode::{acc, InvokeKind, Op};
+        let mut out: FxHashMap<MethodId, Vec<u32>> = FxHashMap::default();
+        for (ci, c) in self.classes.iter().enumerate() {
+            let code = c.methods.iter().filter_map(|m| m.code.as_ref());
+            for i in code.flat_map(|code| &code.insns) {
+                let Op::Invoke(InvokeKind::Special, r) = i.op else {
+                    continue;
+                };
+                let Some(t) = self.resolved(ci as u32, r) else {
+                    continue;
+                };
+                let tm = self.method(t);
+                if tm.name.starts_with('<') || tm.access & acc::PRIVATE != 0 {
+                    continue;
+                }
+                let callers = out.entry(t).or_default();
+                if !callers.contains(&(ci as u32)) {
+                    callers.push(ci as u32);
+                }
+            }
+        }
+        out
     }
 
     /// [`Program::is_subclass_of`] by class index.

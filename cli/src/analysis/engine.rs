@@ -125,6 +125,9 @@ pub struct StepCx {
     /// `setOpaque`): the idiom of a thread that owns the value (see `publish` in the data
     /// file).
     pub publishes: bool,
+    /// The call adds its argument to the value of `place` held when it runs (`addAndGet`,
+    /// `getAndAdd`: see `delta` in the data file): an amount, not a value stored in its place.
+    pub adds: bool,
     /// The instruction stores into an object or array this method allocated (no other thread
     /// sees it yet): building a local value, not writing shared state.
     pub local_target: bool,
@@ -549,6 +552,7 @@ struct LibraryCall {
     set: bool,
     publish: bool,
     lookup: bool,
+    adds: bool,
 }
 
 impl<V: Clone + Default> Engine<'_, '_, V> {
@@ -670,6 +674,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             receiver: false,
             lookup: false,
             publishes: false,
+            adds: false,
             local_target: false,
             lock,
             outer,
@@ -1009,6 +1014,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             receiver: false,
             lookup: false,
             publishes: false,
+            adds: false,
             local_target: at.local_target,
             compares: kind == StepKind::Compute
                 && matches!(
@@ -1051,6 +1057,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 publish: set && ts.is_publish(&m.name),
                 lookup: ts.state_access(&m.name) == locks::STATE_READ
                     && crate::bytecode::reference_params_only(&m.desc),
+                adds: ts.is_delta(&m.name, &m.desc),
             }
         })
     }
@@ -1179,6 +1186,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     receiver: kind != InvokeKind::Static,
                     lookup: why == RegionCall::ThreadSafeLibrary && library.lookup,
                     publishes: library.publish,
+                    adds: library.adds,
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),
@@ -1237,6 +1245,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     receiver: kind != InvokeKind::Static,
                     lookup: false,
                     publishes: false,
+                    adds: false,
                     local_target: false,
                     lock: f.locks.innermost(),
                     outer: f.locks.outermost(),

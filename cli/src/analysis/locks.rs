@@ -483,6 +483,9 @@ pub struct ThreadSafeList {
     shrinks: FxHashSet<String>,
     /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
     head_removes: Pairs,
+    /// Adds its argument to the value the object holds now (`addAndGet`, `getAndAdd`, a
+    /// `LongAdder`'s `add`): names, or names with descriptors.
+    deltas: Pairs,
     /// Message APIs: classes, or `class.method`.
     formats: Pairs,
     /// Plain (non-atomic) accesses of thread-safe classes: `class.method`.
@@ -600,6 +603,7 @@ impl ThreadSafeList {
                 "format" => self.formats.insert_member(name),
                 "validating" => self.validating.insert_signature(name),
                 "head-remove" => self.head_removes.insert_signature(name),
+                "delta" => self.deltas.insert_signature(name),
                 "reflective" => self.reflective.insert_member(name),
                 "serial" => self.serial.insert_member(name),
                 _ => {}
@@ -802,6 +806,12 @@ impl ThreadSafeList {
     /// Whether method `name` (with descriptor `desc`) takes a queue's head.
     pub fn is_head_remove(&self, name: &str, desc: &str) -> bool {
         self.head_removes.contains(name, desc)
+    }
+
+    /// Whether method `name` (with descriptor `desc`) of a thread-safe object adds its
+    /// argument to the value the object holds when it runs (see `delta` in the data file).
+    pub fn is_delta(&self, name: &str, desc: &str) -> bool {
+        self.deltas.contains(name, desc)
     }
 
     /// Whether a call only turns its arguments into text (see `format` in the data file).

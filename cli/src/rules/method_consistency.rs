@@ -1266,11 +1266,11 @@ fn concurrent_view(
 /// Whether the method at node `n` and the writer at node `w` (its direct writes of field `f`)
 /// cannot touch the fields of `class` on one object: the method's sections touch them only on
 /// its own object (`own`, see [`section_own`]), the writer writes `f` only on its own, and
-/// their classes are two subclasses of `class` neither of which extends the other (a
-/// `StringBuilder`'s and a `StringBuffer`'s code on `AbstractStringBuilder`'s fields, two
-/// protocols' on their base class's): an object is of one class, so no object is both
-/// methods' `this`. Instance fields only (a static one is every object's). A lock view's
-/// writer is asked by [`region_apart`].
+/// their code never runs on one object ([`unrelated`]: two subclasses of `class` neither
+/// of which extends the other, a `StringBuilder`'s and a `StringBuffer`'s code on
+/// `AbstractStringBuilder`'s fields, two protocols' on their base class's; or a superclass's
+/// method the other class overrides). Instance fields only (a static one is every object's).
+/// A lock view's writer is asked by [`region_apart`].
 fn apart(
     p: &Program,
     v: &Views,
@@ -1287,24 +1287,34 @@ fn apart(
 }
 
 /// Whether the method at node `n`, whose sections touch the fields of `class` only on its own
-/// object, and the lock view `lv` cannot touch them on one object: the view's region touches
-/// them only on its own object too, and the two classes are unrelated subclasses of `class`
+/// object, and the lock view `lv` cannot touch them on one object: the view's
+/// region touches them only on its own object too, and their code never runs on one object
 /// (see [`apart`]).
 fn region_apart(p: &Program, v: &Views, n: usize, lv: usize, sel: (u32, Sel<'_>)) -> bool {
     let view = &v.lock_views[lv];
     unrelated(p, v, n, view.node, sel.0) && region_own(v, view.node, view.site, sel.1, None)
 }
 
-/// Whether nodes `n` and `w` run code of two subclasses of `class` neither of which extends
-/// the other (classes, not interfaces), and `class` has no static field.
+/// Whether nodes `n` and `w` run code that never runs on one object of `class`'s: code of two
+/// subclasses of `class` neither of which extends the other (classes, not interfaces), or a
+/// superclass's method that the other's class overrides without calling it
+/// ([`Program::runs_on`]: `JChannel.connect()` never runs on a `ForkChannel`); and `class` has
+/// no static field.
 fn unrelated(p: &Program, v: &Views, n: usize, w: usize, class: u32) -> bool {
-    let (a, b) = (v.nodes[n].method.class, v.nodes[w].method.class);
+    let (mn, mw) = (v.nodes[n].method, v.nodes[w].method);
+    let (a, b) = (mn.class, mw.class);
     let interface = |c: u32| p.class(c).access & crate::bytecode::acc::INTERFACE != 0;
+    let apart = if p.is_subclass_idx(a, b) {
+        !p.runs_on(mw, a)
+    } else if p.is_subclass_idx(b, a) {
+        !p.runs_on(mn, b)
+    } else {
+        true
+    };
     if a == b
+        || !apart
         || interface(a)
         || interface(b)
-        || p.is_subclass_idx(a, b)
-        || p.is_subclass_idx(b, a)
         || !p.is_subclass_idx(a, class)
         || !p.is_subclass_idx(b, class)
     {

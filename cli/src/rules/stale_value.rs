@@ -227,10 +227,11 @@ impl StaleValue {
                 // sized after fills it.
                 continue;
             }
-            if (cx.publishes || cx.lookup) && cx.place == o.place {
+            if (cx.publishes || cx.lookup || cx.adds) && cx.place == o.place {
                 // `x.lazySet(x.get() + 1)`: the single-writer idiom, the writer's own value;
                 // `map.containsKey(key)` with a key read from the map before: a lookup of the
-                // current state, which re-checks rather than acts.
+                // current state, which re-checks rather than acts; `x.addAndGet(-x.get())`:
+                // an amount applied to the value held now, which keeps what others added.
                 continue;
             }
             if o.stale_at.is_none()
