@@ -1304,19 +1304,13 @@ fn unrelated(p: &Program, v: &Views, n: usize, w: usize, class: u32) -> bool {
     let (mn, mw) = (v.nodes[n].method, v.nodes[w].method);
     let (a, b) = (mn.class, mw.class);
     let interface = |c: u32| p.class(c).access & crate::bytecode::acc::INTERFACE != 0;
-    let apart = if p.is_subclass_idx(a, b) {
-        !p.runs_on(mw, a)
-    } else if p.is_subclass_idx(b, a) {
-        !p.runs_on(mn, b)
-    } else {
-        true
-    };
     if a == b
-        || !apart
         || interface(a)
         || interface(b)
         || !p.is_subclass_idx(a, class)
         || !p.is_subclass_idx(b, class)
+        || (p.is_subclass_idx(a, b) && p.runs_on(mw, a))
+        || (p.is_subclass_idx(b, a) && p.runs_on(mn, b))
     {
         return false;
     }

@@ -1621,15 +1621,12 @@ impl Run<'_> {
             *self.checked.entry(cx.at).or_default() |= union(inputs).src;
         }
         let args = data.or(ctl);
-        // An atomic add applies its amount to the value held now: a snapshot that reaches the
-        // amount as data loses no update made since (`c.addAndGet(-c.get())`); only what
-        // decides the call, or the amount by a condition, is a stale decision.
-        let delta = self.p.thread_safe.is_delta(name, &m.desc);
-        let flowing = if delta {
-            data.keep(!data.data).or(self.ctl_flow(ctl))
-        } else {
-            data.or(self.ctl_flow(ctl))
-        };
+        // What the call writes: its arguments, but of an atomic add's amount (`cx.adds`) only
+        // what reaches it by a condition. The add applies the amount to the value held now, so
+        // a snapshot that reaches it as data loses no update made since
+        // (`c.addAndGet(-c.get())`); what decides the call, or the amount, is a stale decision.
+        let written = if cx.adds { data.keep(!data.data) } else { data };
+        let flowing = written.or(self.ctl_flow(ctl));
         // A snapshot depends on what was asked for (`get(key)`); the outcome of the thread's own
         // update, a view or a compare-and-set's answer is not data of the arguments.
         let mut result = if returns == Returns::Shared {
@@ -1660,8 +1657,13 @@ impl Run<'_> {
                     && !inserts
                     && !self.p.thread_safe.is_publish(name)
                 {
-                    let written = if delta { 0 } else { data.data };
-                    self.flow(flowing, written, (dst, on), (cx.at, cx.at), Edge::Write);
+                    self.flow(
+                        flowing,
+                        written.data,
+                        (dst, on),
+                        (cx.at, cx.at),
+                        Edge::Write,
+                    );
                     self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
                     self.note_guard(cx.at, dst);
@@ -1670,11 +1672,7 @@ impl Run<'_> {
                     }
                     self.note_outcome_checked(ctl, dst);
                     // A parameter that is only an atomic add's amount is not written.
-                    let args = if delta {
-                        data.keep(!data.data).or(ctl)
-                    } else {
-                        args
-                    };
+                    let args = written.or(ctl);
                     for p in bits(args.src & PARAM_MASK) {
                         push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
                         if args.data & (1 << p) == 0 {
