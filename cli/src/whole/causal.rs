@@ -2344,6 +2344,13 @@ impl Analysis for Run<'_> {
                         }
                         v = v.or(read);
                     }
+                    // A stable field's value is as old as the object it is read from (`final int
+                    // size` of a session read without the lock is that stale session's size).
+                    if let (StepKind::StableRead, Op::GetField(_), Some(o)) =
+                        (cx.kind, &op, inputs.first())
+                    {
+                        v = v.or(*o);
+                    }
                     v.field = field;
                     v.base = on;
                     // What an object of this method's own holds in a field its class fills
