@@ -398,6 +398,56 @@ impl Program {
             .flatten()
     }
 
+    /// `f` asked with what the program knows of class `class`'s references for the bytecode
+    /// shapes of [`crate::bytecode::ensure`]: stable fields, and property accessors no subclass
+    /// replaces ([`Program::property_accessor`]).
+    pub fn with_known<R>(
+        &self,
+        class: u32,
+        f: impl FnOnce(&crate::bytecode::ensure::Known<'_>) -> R,
+    ) -> R {
+        let stable = |r| self.is_stable_field(class, r);
+        let accessor = |r| self.property_accessor(class, r);
+        f(&crate::bytecode::ensure::Known {
+            stable: &stable,
+            accessor: &accessor,
+        })
+    }
+
+    /// The target of method reference `r` of class `class` when it is a plain property
+    /// accessor that no subclass replaces (it is private or final, its class is final, or the
+    /// program has no subclass of it): `(true, field)` for an instance getter `return
+    /// this.f;`, `(false, field)` for a setter `this.f = v;` of its one argument; `field` by its
+    /// declaration. Synchronized or not: either is one atomic step on the field.
+    pub fn property_accessor(
+        &self,
+        class: u32,
+        r: crate::bytecode::RefId,
+    ) -> Option<(bool, (u32, u32))> {
+        use crate::bytecode::{acc, Op};
+        let t = self.resolved(class, r)?;
+        let (c, m) = (self.class(t.class), self.method(t));
+        let fixed = (m.access & (acc::FINAL | acc::PRIVATE) != 0)
+            || c.access & acc::FINAL != 0
+            || self.subtypes.get(&t.class).is_none_or(Vec::is_empty);
+        if m.is_static() || !fixed {
+            return None;
+        }
+        let code = m.code.as_ref()?;
+        let ops: Vec<&Op> = code.insns.iter().map(|i| &i.op).collect();
+        match ops[..] {
+            [Op::Load(0, 1), Op::GetField(f), Op::Return(n)] if *n > 0 => {
+                Some((true, self.field_ref(t.class, *f)?))
+            }
+            [Op::Load(0, 1), Op::Load(1, n), Op::PutField(f), Op::Return(0)]
+                if u16::from(*n) + 1 == m.param_slots() =>
+            {
+                Some((false, self.field_ref(t.class, *f)?))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether field reference `r` of class `class` reads a stable field: fixed once its
     /// object or class is constructed (see [`sharing`]).
     pub fn is_stable_field(&self, class: u32, r: crate::bytecode::RefId) -> bool {

@@ -167,7 +167,7 @@ impl Cfg {
                         let zero_at_target = match cond {
                             Cond::Zero | Cond::Null => Some(true),
                             Cond::NonZero | Cond::NonNull => Some(false),
-                            Cond::Other => None,
+                            Cond::Same | Cond::Other => None,
                         };
                         match (&code.insns[(end - 2) as usize].op, zero_at_target) {
                             (Op::Load(local, 1), Some(zero_at_target)) => Some(LocalTest {
@@ -437,7 +437,16 @@ impl Cfg {
 /// post-dominators, the block that throws it goes on where the assertion would have passed (the
 /// other target of the branch into it), so the code after `else { assert false; }` does not
 /// depend on the `if` either.
-pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control> {
+///
+/// Nor does a branch that only spares a redundant store (`if (state != CLOSED) state =
+/// CLOSED;`, see [`super::ensure`]): its store is made whatever the look saw. `known` is what
+/// the program says of `class`'s references ([`super::ensure::Known`]).
+pub fn control_dependence(
+    cfg: &Cfg,
+    class: &Class,
+    code: &Code,
+    known: &super::ensure::Known<'_>,
+) -> Vec<Control> {
     let asserts = |b: usize| {
         let blk = &cfg.blocks[b];
         code.insns[blk.start as usize..blk.end as usize].iter().any(
@@ -558,8 +567,12 @@ pub fn control_dependence(cfg: &Cfg, class: &Class, code: &Code) -> Vec<Control>
         Some(_) => {}
         None => to.push((a, s)),
     };
+    let ensures = super::ensure::ensure_stores(class, code, known);
     for (a, blk) in cfg.blocks.iter().enumerate() {
-        if blk.succs.len() < 2 || blk.succs.iter().any(|&s| asserts(s as usize)) {
+        if blk.succs.len() < 2
+            || blk.succs.iter().any(|&s| asserts(s as usize))
+            || (blk.end > blk.start && ensures.contains(&(blk.end - 1)))
+        {
             continue;
         }
         let stop = if ipdom[a] == UNDEF { exit } else { ipdom[a] };

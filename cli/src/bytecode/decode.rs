@@ -566,7 +566,10 @@ pub fn decode_code<'a>(
             0x9f..=0xa6 => Op::If {
                 pop: 2,
                 target: jump2()?,
-                cond: Cond::Other,
+                cond: match op {
+                    0x9f | 0xa5 => Cond::Same,
+                    _ => Cond::Other,
+                },
             },
             0xa7 => Op::Goto(jump2()?),
             0xa8 => Op::Jsr(jump2()?),

@@ -1,10 +1,12 @@
 //! The bytecode model: our own class/method/instruction types ([`model`]), the parser
 //! boundary ([`parse`], the only place that knows `cafebabe`), the control-flow graph
-//! ([`cfg`]), and synthetic accessors seen through ([`accessors`]).
+//! ([`cfg`]), synthetic accessors seen through ([`accessors`]), and stores that only skip a
+//! redundant write ([`ensure`]).
 
 pub mod accessors;
 pub mod cfg;
 pub mod decode;
+pub mod ensure;
 pub mod model;
 pub mod parse;
 

@@ -476,6 +476,8 @@ pub enum Cond {
     Null,
     /// `ifnonnull`: jumps when the reference is not `null`.
     NonNull,
+    /// `if_icmpeq`, `if_acmpeq`: jumps when the two values are the same.
+    Same,
     Other,
 }
 

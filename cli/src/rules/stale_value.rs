@@ -140,7 +140,9 @@ impl StaleValue {
         if !self.findings.iter().any(decisions) {
             return;
         }
-        let control = control_dependence(cx.cfg, cx.class, cx.code);
+        let control = cx.program.with_known(cx.class_id, |known| {
+            control_dependence(cx.cfg, cx.class, cx.code, known)
+        });
         let updates = &self.updates;
         self.findings.retain(|f| {
             let Some((place, _)) = f.read_place.filter(|_| decisions(f)) else {

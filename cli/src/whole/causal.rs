@@ -2546,7 +2546,9 @@ fn analyse(
         class,
         code,
         block_of: &cfg.block_of,
-        ctrl: control_dependence(&cfg, class, code),
+        ctrl: p.with_known(method.class, |known| {
+            control_dependence(&cfg, class, code, known)
+        }),
         calls,
         nparams,
         branch: FxHashMap::default(),

@@ -257,7 +257,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
             let Op::If { cond, .. } = insn.op else {
                 return None;
             };
-            if matches!(cond, Cond::Other)
+            if matches!(cond, Cond::Same | Cond::Other)
                 || !matches!(
                     code.insns.get(j.checked_sub(1)?)?.op,
                     Op::GetField(_) | Op::GetStatic(_)
@@ -291,7 +291,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         let jumps_when_zero = match cond {
             Cond::Null | Cond::Zero => true,
             Cond::NonNull | Cond::NonZero => false,
-            Cond::Other => return None,
+            Cond::Same | Cond::Other => return None,
         };
         let at = if jumps_when_zero == unset_zero {
             target as usize
