@@ -399,8 +399,9 @@ impl Program {
     }
 
     /// `f` asked with what the program knows of class `class`'s references for the bytecode
-    /// shapes of [`crate::bytecode::ensure`]: stable fields, and property accessors no subclass
-    /// replaces ([`Program::property_accessor`]).
+    /// shapes of [`crate::bytecode::ensure`]: stable fields, property accessors no subclass
+    /// replaces ([`Program::property_accessor`]), and the platform model's atomics (`scalar`,
+    /// `scalar-get`, `scalar-set`).
     pub fn with_known<R>(
         &self,
         class: u32,
@@ -408,9 +409,19 @@ impl Program {
     ) -> R {
         let stable = |r| self.is_stable_field(class, r);
         let accessor = |r| self.property_accessor(class, r);
+        let scalar = |m: &crate::bytecode::MemberRef| {
+            let ts = &self.thread_safe;
+            (ts.is_scalar(&m.class))
+                .then(|| {
+                    (ts.is_scalar_get(&m.name).then_some(true))
+                        .or(ts.is_scalar_set(&m.name).then_some(false))
+                })
+                .flatten()
+        };
         f(&crate::bytecode::ensure::Known {
             stable: &stable,
             accessor: &accessor,
+            scalar: &scalar,
         })
     }
 

@@ -505,6 +505,8 @@ pub struct ThreadSafeList {
     scalars: FxHashSet<String>,
     /// Methods of a scalar that store their last argument as its value: `scalar-set`.
     scalar_sets: FxHashSet<String>,
+    /// Methods of a scalar that only read its value: `scalar-get`.
+    scalar_gets: FxHashSet<String>,
     /// Platform methods that reach a field by its name (`reflective`): `class.method`.
     reflective: Pairs,
     /// Methods of an interface that its contract calls serially on one object (`serial`):
@@ -627,6 +629,7 @@ impl ThreadSafeList {
                 "legacy" => &mut self.legacy,
                 "scalar" => &mut self.scalars,
                 "scalar-set" => &mut self.scalar_sets,
+                "scalar-get" => &mut self.scalar_gets,
                 _ => continue,
             };
             set.insert(name.to_string());
@@ -774,6 +777,12 @@ impl ThreadSafeList {
     /// `set`, `getAndSet`, `compareAndSet`).
     pub fn is_scalar_set(&self, name: &str) -> bool {
         self.scalar_sets.contains(name)
+    }
+
+    /// Whether method `name` of a scalar only reads its value (`scalar-get`: `get`,
+    /// `getAcquire`).
+    pub fn is_scalar_get(&self, name: &str) -> bool {
+        self.scalar_gets.contains(name)
     }
 
     /// Whether a platform method reaches a field by its name (`reflective`: a field updater, a

@@ -15,7 +15,8 @@
 //!
 //! Shapes recognised, as `javac` compiles them (the branch jumps over the store):
 //! - a field (`getfield` on a local, usually `this`, or `getstatic`), an atomic variable held
-//!   in one (`get()` then `set(v)`/`lazySet(v)` on `java.util.concurrent.atomic`'s scalars), or
+//!   in one (a `scalar` of the platform model read by a `scalar-get` and stored by a one-value
+//!   `scalar-set`: `get()` then `set(v)` or `lazySet(v)`), or
 //!   a property of the object in a local read and written through its plain getter and setter
 //!   (`if (getState() != CLOSED) setState(CLOSED)`, [`Known::accessor`]);
 //! - compared with `if_icmpeq`/`if_acmpeq` (or `lcmp` then `ifeq`) with a value both places
@@ -23,7 +24,7 @@
 //!   or zero; or tested against zero or `null` alone: `if (x != 0) x = 0`, `if (x != null) x =
 //!   null`, and for a `boolean` `if (!b) b = true` / `if (b) b = false`.
 
-use super::model::{Class, Code, Cond, Konst, Op, RefId};
+use super::model::{Class, Code, Cond, Konst, MemberRef, Op, RefId};
 
 /// What the program knows of a method's member references, for the shapes below.
 pub struct Known<'a> {
@@ -35,6 +36,10 @@ pub struct Known<'a> {
     /// field))` for a setter that stores its one argument there and does nothing else; the
     /// field by its declaration (class and index).
     pub accessor: &'a dyn Fn(RefId) -> Option<(bool, (u32, u32))>,
+    /// What a method of a holder of one value (an atomic, a `scalar` of the platform model)
+    /// does to it: `Some(true)` only reads it (`scalar-get`), `Some(false)` stores its argument
+    /// as the value (`scalar-set`); `None` for anything else or another class.
+    pub scalar: &'a dyn Fn(&MemberRef) -> Option<bool>,
 }
 
 /// A location looked at and stored to.
@@ -57,21 +62,30 @@ enum Value {
     True,
 }
 
-/// The location an instruction sequence ending at `end` (exclusive) pushes, and where it
-/// starts: `aload n; getfield f`, `getstatic f`, each optionally followed by an atomic's
-/// no-argument getter.
-fn location_before(
-    class: &Class,
-    code: &Code,
-    known: &Known<'_>,
-    end: usize,
-) -> Option<(Location, bool, usize)> {
+/// A look at a location, as the instructions that push its value make it.
+#[derive(Clone, Copy)]
+struct Look {
+    location: Location,
+    /// Through an atomic held in the location: the store is its `scalar-set`.
+    atomic: bool,
+    /// The value is a `boolean` (a field, an atomic's or a getter's value of type `Z`).
+    boolean: bool,
+    /// The first instruction of the look.
+    start: usize,
+}
+
+/// The look an instruction sequence ending at `end` (exclusive) makes: `aload n; getfield f`,
+/// `getstatic f`, each optionally followed by an atomic's `scalar-get`, or `aload n` and a
+/// property getter.
+fn look_before(class: &Class, code: &Code, known: &Known<'_>, end: usize) -> Option<Look> {
     let op = |k: usize| code.insns.get(k).map(|i| &i.op);
-    let plain = |end: usize| -> Option<(Location, usize)> {
+    // A field of the object in a local, or a static field: the location, its field reference
+    // and the look's first instruction.
+    let plain = |end: usize| -> Option<(Location, RefId, usize)> {
         match op(end.checked_sub(1)?)? {
-            Op::GetStatic(f) => Some((Location::Static(*f), end - 1)),
+            Op::GetStatic(f) => Some((Location::Static(*f), *f, end - 1)),
             Op::GetField(f) => match op(end.checked_sub(2)?)? {
-                Op::Load(n, 1) => Some((Location::Field(*n, *f), end - 2)),
+                Op::Load(n, 1) => Some((Location::Field(*n, *f), *f, end - 2)),
                 _ => None,
             },
             _ => None,
@@ -82,44 +96,28 @@ fn location_before(
         Op::CheckCast => end - 1,
         _ => end,
     };
-    if let (Some(Op::Invoke(_, r)), Some(Op::Load(n, 1))) =
-        (op(end.checked_sub(1)?), op(end.checked_sub(2)?))
-    {
-        if let Some((true, field)) = (known.accessor)(*r) {
-            return Some((Location::Property(*n, field), false, end - 2));
-        }
-    }
+    // `desc`: the field's type, or the getter's descriptor.
+    let look = |location, atomic, desc: &str, start| Look {
+        location,
+        atomic,
+        boolean: desc == "Z" || desc.ends_with(")Z"),
+        start,
+    };
     if let Some(Op::Invoke(_, r)) = op(end.checked_sub(1)?) {
         let m = class.member(*r);
-        if atomic_scalar(&m.class) && m.arg_slots == 0 && is_getter(&m.name) {
-            let (l, start) = plain(end - 1)?;
-            return Some((l, true, start));
+        if let (Some((true, field)), Op::Load(n, 1)) =
+            ((known.accessor)(*r), op(end.checked_sub(2)?)?)
+        {
+            return Some(look(Location::Property(*n, field), false, &m.desc, end - 2));
+        }
+        if m.arg_slots == 0 && (known.scalar)(m) == Some(true) {
+            let (l, _, start) = plain(end - 1)?;
+            return Some(look(l, true, &m.desc, start));
         }
         return None;
     }
-    let (l, start) = plain(end)?;
-    Some((l, false, start))
-}
-
-fn atomic_scalar(class: &str) -> bool {
-    matches!(
-        class,
-        "java/util/concurrent/atomic/AtomicBoolean"
-            | "java/util/concurrent/atomic/AtomicInteger"
-            | "java/util/concurrent/atomic/AtomicLong"
-            | "java/util/concurrent/atomic/AtomicReference"
-    )
-}
-
-fn is_getter(name: &str) -> bool {
-    matches!(name, "get" | "getPlain" | "getOpaque" | "getAcquire")
-}
-
-fn is_setter(name: &str) -> bool {
-    matches!(
-        name,
-        "set" | "lazySet" | "setPlain" | "setOpaque" | "setRelease"
-    )
+    let (l, f, start) = plain(end)?;
+    Some(look(l, false, &class.member(f).desc, start))
 }
 
 /// The value the single instruction at `k` pushes, when it is one pushed alike everywhere.
@@ -147,7 +145,7 @@ pub fn ensure_stores(class: &Class, code: &Code, known: &Known<'_>) -> Vec<u32> 
             continue;
         }
         // What the test compares, and what value makes it fall through to the arm.
-        let Some((location, atomic, value)) = compared(class, code, b, (pop, cond), known) else {
+        let Some((look, value)) = compared(class, code, b, (pop, cond), known) else {
             continue;
         };
         // The arm: exactly the store of `value` in `location`, then the join; or that store
@@ -158,7 +156,11 @@ pub fn ensure_stores(class: &Class, code: &Code, known: &Known<'_>) -> Vec<u32> 
         };
         let arm: Vec<&Op> = arm.iter().map(|i| &i.op).collect();
         let pushes_value = |k: usize| value_at(code, start + k, known) == Some(value);
-        let stores = match (location, atomic, &arm[..]) {
+        let setter = |r: RefId| {
+            let m = class.member(r);
+            (known.scalar)(m) == Some(false) && m.arg_slots == 1 && m.ret_slots == 0
+        };
+        let stores = match (look.location, look.atomic, &arm[..]) {
             (Location::Field(n, f), false, [Op::Load(m, 1), _, Op::PutField(g)]) => {
                 *m == n && same_field(class, f, *g) && pushes_value(1)
             }
@@ -169,9 +171,9 @@ pub fn ensure_stores(class: &Class, code: &Code, known: &Known<'_>) -> Vec<u32> 
                 Location::Field(n, f),
                 true,
                 [Op::Load(m, 1), Op::GetField(g), _, Op::Invoke(_, s)],
-            ) => *m == n && same_field(class, f, *g) && pushes_value(2) && setter(class, *s),
+            ) => *m == n && same_field(class, f, *g) && pushes_value(2) && setter(*s),
             (Location::Static(f), true, [Op::GetStatic(g), _, Op::Invoke(_, s)]) => {
-                same_field(class, f, *g) && pushes_value(1) && setter(class, *s)
+                same_field(class, f, *g) && pushes_value(1) && setter(*s)
             }
             (Location::Property(n, field), _, [Op::Load(m, 1), _, Op::Invoke(_, s)]) => {
                 *m == n && pushes_value(1) && (known.accessor)(*s) == Some((false, field))
@@ -215,61 +217,45 @@ fn monitor_body(code: &Code, from: usize, to: usize) -> Option<(usize, &[super::
     }
 }
 
-/// The location the branch at `b` looks at and the value it compares it with, such that the
-/// branch falls through when they differ.
+/// The look the branch at `b` makes and the value it compares it with, such that the branch
+/// falls through when they differ.
 fn compared(
     class: &Class,
     code: &Code,
     b: usize,
     (pop, cond): (u8, Cond),
     known: &Known<'_>,
-) -> Option<(Location, bool, Value)> {
+) -> Option<(Look, Value)> {
+    let look_at = |end: usize| look_before(class, code, known, end);
     match (pop, cond) {
         (2, Cond::Same) => {
             // `look, value` or `value, look`; a `boolean`'s `true` is no value to compare two
             // `int`s by (every other constant is one too).
             let after_value = || {
                 let v = value_at(code, b.checked_sub(1)?, known)?;
-                let (l, atomic, _) = location_before(class, code, known, b - 1)?;
-                Some((l, atomic, v))
+                Some((look_at(b - 1)?, v))
             };
             let before_value = || {
-                let (l, atomic, start) = location_before(class, code, known, b)?;
-                let v = value_at(code, start.checked_sub(1)?, known)?;
-                Some((l, atomic, v))
+                let l = look_at(b)?;
+                Some((l, value_at(code, l.start.checked_sub(1)?, known)?))
             };
             after_value()
                 .or_else(before_value)
-                .filter(|&(_, _, v)| v != Value::True)
+                .filter(|&(_, v)| v != Value::True)
         }
         (1, Cond::Zero) => match &code.insns.get(b.checked_sub(1)?)?.op {
             // `lcmp; ifeq`: a `long` compared with a value in a local.
             Op::Compute { pop: 4, push: 1 } => {
                 let v = value_at(code, b.checked_sub(2)?, known)?;
-                let (l, atomic, _) = location_before(class, code, known, b - 2)?;
-                matches!(v, Value::Local(_)).then_some((l, atomic, v))
+                matches!(v, Value::Local(_)).then_some((look_at(b - 2)?, v))
             }
             // `if (x != 0) x = 0`, `if (b) b = false`.
-            _ => location_before(class, code, known, b).map(|(l, a, _)| (l, a, Value::Zero)),
+            _ => Some((look_at(b)?, Value::Zero)),
         },
         // `if (x != null) x = null`.
-        (1, Cond::Null) => {
-            location_before(class, code, known, b).map(|(l, a, _)| (l, a, Value::Null))
-        }
+        (1, Cond::Null) => Some((look_at(b)?, Value::Null)),
         // `if (!b) b = true`: only a `boolean` has one value other than zero.
-        (1, Cond::NonZero) => {
-            let (l, a, _) = location_before(class, code, known, b)?;
-            let (Location::Field(_, field) | Location::Static(field)) = l else {
-                return None;
-            };
-            let desc = &*class.member(field).desc;
-            let boolean = if a {
-                desc == "Ljava/util/concurrent/atomic/AtomicBoolean;"
-            } else {
-                desc == "Z"
-            };
-            boolean.then_some((l, a, Value::True))
-        }
+        (1, Cond::NonZero) => look_at(b).filter(|l| l.boolean).map(|l| (l, Value::True)),
         _ => None,
     }
 }
@@ -277,11 +263,6 @@ fn compared(
 fn same_field(class: &Class, a: RefId, b: RefId) -> bool {
     let (x, y) = (class.member(a), class.member(b));
     a == b || (x.class == y.class && x.name == y.name && x.desc == y.desc)
-}
-
-fn setter(class: &Class, r: RefId) -> bool {
-    let m = class.member(r);
-    atomic_scalar(&m.class) && is_setter(&m.name) && m.ret_slots == 0
 }
 
 #[cfg(test)]
@@ -353,11 +334,16 @@ mod tests {
         }
     }
 
+    fn scalar(m: &MemberRef) -> Option<bool> {
+        (*m.class == *ATOMIC_REF).then(|| &*m.name == "get")
+    }
+
     fn found(ops: Vec<Op>) -> Vec<u32> {
         let statics = |r: RefId| r == 3 || r == 4;
         let known = Known {
             stable: &statics,
             accessor: &accessor,
+            scalar: &scalar,
         };
         ensure_stores(&class(), &code(ops), &known)
     }
@@ -408,6 +394,7 @@ mod tests {
         let known = Known {
             stable: &statics_none,
             accessor: &accessor,
+            scalar: &scalar,
         };
         assert!(ensure_stores(&class(), &code(ops), &known).is_empty());
         // Two `int` constants other than zero are not told apart.
