@@ -759,8 +759,10 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                 self.simple_at(a, f, i, k, 0, StepKind::Sink, at, record)?
             }
             Op::ArrayLength => {
+                // An array's length never changes: as old as the array object read, like a
+                // stable field of it (`(i + 1) % forks.length` after a `wait()`).
                 let at = self.through(f, 1, Sym::Unknown, false);
-                self.simple_at(a, f, i, 1, 1, StepKind::HeapRead, at, record)?
+                self.simple_at(a, f, i, 1, 1, StepKind::StableRead, at, record)?
             }
             Op::GetField(r) => {
                 let object = f.stack.last().map_or(Sym::Unknown, |s| s.sym);

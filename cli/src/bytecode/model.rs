@@ -486,6 +486,34 @@ pub fn is_reference(desc: &str) -> bool {
     desc.starts_with(['L', '['])
 }
 
+/// The parameter types of a method descriptor, each with the stack slot it starts at (without
+/// the receiver): `(Ljava/lang/String;JI)V` gives `[("Ljava/lang/String;", 0), ("J", 1),
+/// ("I", 3)]`.
+pub fn descriptor_params(desc: &str) -> Vec<(&str, u16)> {
+    let mut out = Vec::new();
+    let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {
+        return out;
+    };
+    let bytes = params.as_bytes();
+    let (mut i, mut slot) = (0, 0u16);
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i] == b'[' {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'L' {
+            while i < bytes.len() && bytes[i] != b';' {
+                i += 1;
+            }
+        }
+        i += 1;
+        let ty = &params[start..i.min(params.len())];
+        out.push((ty, slot));
+        slot += u16::from(field_slots(ty));
+    }
+    out
+}
+
 /// Whether every parameter of a method descriptor is a reference (an object or an array).
 pub fn reference_params_only(desc: &str) -> bool {
     let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {

@@ -471,6 +471,21 @@ fn reference_params_only_reads_descriptors() {
     assert!(!reference_params_only("nonsense"));
 }
 
+#[test]
+fn descriptor_params_give_types_and_slots() {
+    use super::model::descriptor_params;
+    assert_eq!(
+        descriptor_params("(Ljava/lang/String;JI)V"),
+        vec![("Ljava/lang/String;", 0), ("J", 1), ("I", 3)]
+    );
+    assert_eq!(
+        descriptor_params("([[I[Ljava/lang/Runnable;D)V"),
+        vec![("[[I", 0), ("[Ljava/lang/Runnable;", 1), ("D", 2)]
+    );
+    assert!(descriptor_params("()V").is_empty());
+    assert!(descriptor_params("nonsense").is_empty());
+}
+
 /// `demo/V` with one method `m` of the given access, descriptor, `max_locals`, code and
 /// exception table `(start, end, handler)` (catch-all).
 fn one_method(

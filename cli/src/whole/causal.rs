@@ -2080,6 +2080,17 @@ impl Run<'_> {
                     } else {
                         arg(slot)
                     };
+                    // An argument that only decides the write (whether, or which element) is
+                    // a condition passed in: the outcome of a callee's own update in it is
+                    // this thread's decision ([`Run::ctl_flow`]).
+                    let a = if s.param_decides.contains(&(slot, w)) {
+                        Val {
+                            data: a.data & !self.own_outcome,
+                            ..self.ctl_flow(a)
+                        }
+                    } else {
+                        a
+                    };
                     // Re-checked: the caller's condition decides nothing, not even as the
                     // implicit flow an argument computed under it carries; nor does an
                     // argument the callee only decides by (`read(buf, pos + n, len - n)`
@@ -2430,8 +2441,22 @@ impl Analysis for Run<'_> {
                         let value = union(inputs.get(1..).unwrap_or(&[]));
                         if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
                             self.access(at, var, WRITE, None);
-                            let w = (value.or(self.ctl_flow(ctl)), 0);
-                            self.write(at, var, w, value.data, cx.region, self.loc(at), false);
+                            // The index says which element is written, as a condition says
+                            // whether: it is no value written, and the outcome of a callee's
+                            // own update (the slot `acquire()` found free and claimed) is the
+                            // thread's own choice of element, not a snapshot.
+                            let index = inputs.get(1).copied().unwrap_or_default();
+                            let stored = union(inputs.get(2..).unwrap_or(&[]));
+                            let w = stored.or(self.ctl_flow(index)).or(self.ctl_flow(ctl));
+                            self.write(
+                                at,
+                                var,
+                                (w, 0),
+                                stored.data,
+                                cx.region,
+                                self.loc(at),
+                                false,
+                            );
                             self.define(at, value.or(ctl), Some(var));
                         }
                     }

@@ -1011,11 +1011,71 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
         cfg: &cfg,
         starts_threads,
         found: Vec::new(),
+        read_back: Vec::new(),
     };
     if engine::run_method(p, id, false, &mut Observing(&mut finder)).is_err() {
         return Vec::new();
     }
-    finder.found
+    let mut found = finder.found;
+    // A task read back out of an array or a collection (`new Thread(agents[i])`, `for (Agent a
+    // : agents) pool.submit(a)`): the dataflow loses it in the container, but the tasks this
+    // method creates of the type the sink takes are what it holds. A class it also hands over
+    // directly is left out (that start is found already). Each such start takes the tasks
+    // created since the one before it (agents made and started, then clerks made and
+    // submitted), or, when none were, all created before it.
+    let class = p.class(id.class);
+    let direct: Vec<MethodId> = found.iter().map(|s| s.entry).collect();
+    let mut read_back = finder.read_back;
+    read_back.sort_by_key(|&(at, _, _)| at);
+    read_back.dedup_by_key(|(at, _, _)| *at);
+    let made: Vec<(u32, MethodId, &str)> = (code.insns.iter().enumerate())
+        .filter_map(|(at, insn)| {
+            let Op::New(r) = insn.op else { return None };
+            let made = &*class.member(r).class;
+            let entry = TASK_METHODS
+                .iter()
+                .find_map(|(n, d)| p.resolve(made, n, d))
+                .filter(|&e| p.method(e).code.is_some() && !direct.contains(&e))?;
+            Some((at as u32, entry, made))
+        })
+        .collect();
+    let mut previous = 0;
+    for (at, ty, spawn) in read_back {
+        let of_type = |&&(_, _, made): &&(u32, MethodId, &str)| p.is_subclass_of(made, &ty);
+        let since: Vec<_> = (made.iter())
+            .filter(|&&(m, _, _)| (previous..at).contains(&m))
+            .filter(of_type)
+            .collect();
+        let before: Vec<_> = if since.is_empty() {
+            (made.iter())
+                .filter(|&&(m, _, _)| m < at)
+                .filter(of_type)
+                .collect()
+        } else {
+            since
+        };
+        previous = at;
+        let mut tasks: Vec<(MethodId, &str)> = Vec::new();
+        for &(_, entry, made) in before {
+            if !tasks.iter().any(|&(e, _)| e == entry) {
+                tasks.push((entry, made));
+            }
+        }
+        for (entry, made) in tasks {
+            found.push(Spawn {
+                entry,
+                site: (id, at),
+                label: format!(
+                    "task {}.{} ({})",
+                    made.replace('/', "."),
+                    p.method(entry).name,
+                    spawn.label
+                ),
+                ..spawn.clone()
+            });
+        }
+    }
+    found
 }
 
 struct Finder<'a> {
@@ -1024,6 +1084,9 @@ struct Finder<'a> {
     cfg: &'a Cfg,
     starts_threads: bool,
     found: Vec<Spawn>,
+    /// Task arguments read back out of a container: (call, the parameter's class, the spawn
+    /// with its label the site alone).
+    read_back: Vec<(u32, String, Spawn)>,
 }
 
 impl Finder<'_> {
@@ -1125,7 +1188,8 @@ impl Observer for Finder<'_> {
             return;
         }
         let many = sink == Sink::Pool;
-        for slot in &frame.stack[first..] {
+        let receiver = usize::from(kind != InvokeKind::Static);
+        for (k, slot) in frame.stack[first..].iter().enumerate() {
             if let Some((entry, what)) = self.task_of(slot.sym) {
                 self.found.push(Spawn {
                     entry,
@@ -1134,6 +1198,37 @@ impl Observer for Finder<'_> {
                     many,
                     label: format!("{what} (started at {site_label})"),
                 });
+                continue;
+            }
+            // An object parameter whose value came out of an array or a call (an element of a
+            // container), or that two paths give different objects: resolved once the whole
+            // method is seen (`spawns_in`).
+            let Some(param) = k.checked_sub(receiver).and_then(|k| {
+                (crate::bytecode::descriptor_params(&m.desc).into_iter())
+                    .find(|&(_, s)| s as usize == k)
+            }) else {
+                continue;
+            };
+            let Some(ty) = (param.0.strip_prefix('L')).and_then(|t| t.strip_suffix(';')) else {
+                continue;
+            };
+            let contained = match slot.sym {
+                Sym::Unknown => true,
+                Sym::Value(v) => matches!(
+                    code.insns.get(v as usize).map(|i| &i.op),
+                    Some(Op::Invoke(..))
+                ),
+                _ => false,
+            };
+            if contained && !matches!(ty, "java/lang/Object" | "java/lang/String") {
+                let spawn = Spawn {
+                    entry: self.id,
+                    site: (self.id, at),
+                    in_loop: self.in_loop(at),
+                    many,
+                    label: format!("started at {site_label}"),
+                };
+                self.read_back.push((at, ty.to_string(), spawn));
             }
         }
     }
