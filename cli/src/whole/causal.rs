@@ -1130,6 +1130,30 @@ impl Run<'_> {
         // singleton; if (instance == null) { ..; singleton = instance; }` under the lock).
         let decides = self.ctl_flow(self.control(entry_at)).src;
         let rechecked = fresh(v.src & (!data | decides));
+        // A version that validates the snapshot: a look at another variable read in the same
+        // region as the stale source and leaving it at the same place (`seen = version; v =
+        // value.clone();`) that decides the write together with a fresh read of that variable
+        // (`if (version == seen) value = v;`), in a region of this method that moves the
+        // version on too (`version = seen + 1`). Equal versions say nothing was written since
+        // the snapshot: it is current, as a compare-and-set's expected value is where it wins.
+        let guard = if edge == Edge::Write && dst.node == self.node && stale != 0 {
+            self.ctl_flow(self.guards(entry_at))
+        } else {
+            Val::default()
+        };
+        let versioned = |b: usize, src: &GAccess| {
+            bits(guard.src & guard.left & self.atomic).any(|k| {
+                matches!(self.srcs[k], Src::Atomic(g)
+                if g.var != src.var
+                    && g.node == src.node
+                    && g.site == src.site
+                    && self.left_at[k] == self.left_at[b]
+                    && self.region_writes.contains(&(g.var, dst.site))
+                    && bits(guard.current() & self.atomic).any(|f| {
+                        matches!(self.srcs[f], Src::Atomic(h) if h.var == g.var)
+                    }))
+            })
+        };
         let cleared = (edge == Edge::Write)
             .then(|| self.cleared_at(entry_at))
             .flatten();
@@ -1170,6 +1194,7 @@ impl Run<'_> {
             if superseded
                 || self.other_object(b, on)
                 || self.decided_by_outcome(entry_at, b, src.var)
+                || (!unlocked && versioned(b, &src))
             {
                 continue;
             }
@@ -1194,6 +1219,37 @@ impl Run<'_> {
             }
             self.out.flows.push(flow);
         }
+    }
+
+    /// The conditions of the branches that guard the instruction at `at`: one way out of the
+    /// branch leads only there (its successor, reached from the branch alone, dominates `at`),
+    /// also where control dependence sees none (a retry loop left only by the success path:
+    /// `while (true) { ..; synchronized (this) { if (version == seen) { ..; return; } } }`).
+    fn guards(&self, at: u32) -> Val {
+        let block = self.block_of[at as usize];
+        let blocks = &self.cfg.blocks;
+        let mut v = Val::default();
+        for (&br, c) in &self.branch {
+            let b = self.block_of[br as usize];
+            let succs = &blocks[b as usize].succs;
+            if succs.len() < 2 {
+                continue;
+            }
+            let only_from_branch = |s: u32| {
+                (blocks.iter().enumerate())
+                    .filter(|(k, x)| *k as u32 != b && x.succs.contains(&s))
+                    .count()
+                    == 0
+            };
+            if succs
+                .iter()
+                .any(|&s| s != b && only_from_branch(s) && self.cfg.dominates(s, block))
+            {
+                v = v.or(*c);
+            }
+        }
+        v.data = 0;
+        v
     }
 
     /// Records the sources of `inputs` that a step of kind `kind` uses as data after they left

@@ -996,7 +996,147 @@ fn spawned_threads(p: &Program) -> Vec<(AbstractThread, Vec<MethodId>)> {
             site_methods,
         ));
     }
+    held_alone(p, &mut threads);
     threads
+}
+
+/// Adds to each thread's own classes ([`AbstractThread::own`]) the classes whose every object
+/// a thread object holds alone: a field of the thread's class (private or final, every store a
+/// new object: [`Program::field_classes`]) that holds objects of a class the program creates
+/// nowhere else than in that thread class's constructors, and whose every read is made by the
+/// thread class on `this` (or by a program's `main`) and used as the receiver of a call
+/// (`mine.set(mine.get() + 1)`), never handed on (returned, passed, stored). Each instance of
+/// the thread then has its own such object: a per-thread counter is no state two instances
+/// share. (Another thread that calls on it, `main` collecting the counts, still conflicts.)
+fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
+    use crate::fxhash::FxHashMap;
+    // (thread, field, class held) for every candidate.
+    let mut candidates: Vec<(usize, (u32, u32), u32)> = Vec::new();
+    for (t, (thread, _)) in threads.iter().enumerate() {
+        for &ci in &thread.own {
+            let c = p.class(ci);
+            for (fi, f) in c.fields.iter().enumerate() {
+                if f.access & acc::STATIC != 0 {
+                    continue;
+                }
+                let field = (ci, fi as u32);
+                for &held in p.field_classes(field).unwrap_or(&[]) {
+                    if !thread.own.contains(&held) {
+                        candidates.push((t, field, held));
+                    }
+                }
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return;
+    }
+    // Where the program creates each candidate class, and reads each candidate field.
+    let mut made: FxHashMap<u32, Vec<MethodId>> = FxHashMap::default();
+    let mut reads: FxHashMap<(u32, u32), Vec<(MethodId, u32)>> = FxHashMap::default();
+    for (ci, c) in p.classes.iter().enumerate() {
+        for (mi, m) in c.methods.iter().enumerate() {
+            let Some(code) = &m.code else { continue };
+            let id = MethodId {
+                class: ci as u32,
+                method: mi as u32,
+            };
+            for (at, insn) in code.insns.iter().enumerate() {
+                match insn.op {
+                    Op::New(r) => {
+                        if let Some(k) = p.class_index(&c.member(r).class) {
+                            if candidates.iter().any(|&(_, _, h)| h == k) {
+                                made.entry(k).or_default().push(id);
+                            }
+                        }
+                    }
+                    Op::GetField(r) => {
+                        if let Some(f) = p.field_ref(ci as u32, r) {
+                            if candidates.iter().any(|&(_, g, _)| g == f) {
+                                reads.entry(f).or_default().push((id, at as u32));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for (t, field, held) in candidates {
+        let own = &threads[t].0.own;
+        let made_here = made.get(&held).is_some_and(|sites| {
+            (sites.iter())
+                .all(|m| own.contains(&m.class) && p.init_only(m.class)[m.method as usize])
+        });
+        // Read on `this` by the thread's class, or by a program's `main` (the main thread,
+        // never an instance of this one: collecting what each worker counted).
+        let on_this = |m: MethodId, at: u32| {
+            !p.method(m).is_static()
+                && (p.method(m).code.as_ref())
+                    .and_then(|code| code.insns.get((at as usize).checked_sub(1)?))
+                    .is_some_and(|i| matches!(i.op, Op::Load(0, 1)))
+        };
+        let in_main = |m: MethodId| {
+            let mm = p.method(m);
+            mm.is_static() && &*mm.name == "main" && &*mm.descriptor == "([Ljava/lang/String;)V"
+        };
+        let kept = (reads.get(&field).map_or(&[][..], Vec::as_slice).iter()).all(|&(m, at)| {
+            (own.contains(&m.class) && on_this(m, at) || in_main(m)) && receiver_only(p, m, at)
+        });
+        if made_here && kept && !threads[t].0.own.contains(&held) {
+            threads[t].0.own.push(held);
+        }
+    }
+}
+
+/// Whether the value the instruction at `at` pushes is only the receiver of an instance call
+/// made in the same straight run of code (its arguments may compute anything, calls included):
+/// not returned, passed, stored or duplicated.
+fn receiver_only(p: &Program, m: MethodId, at: u32) -> bool {
+    let c = p.class(m.class);
+    let Some(code) = &p.method(m).code else {
+        return false;
+    };
+    // The value's depth below the top of the stack.
+    let mut depth: i32 = 0;
+    for insn in code.insns.iter().skip(at as usize + 1) {
+        let (pop, push): (i32, i32) = match insn.op {
+            Op::Nop | Op::CheckCast | Op::Iinc(_) => (0, 0),
+            Op::Const(n) | Op::Load(_, n) => (0, n.into()),
+            Op::Flag(_) | Op::ClassLiteral(_) | Op::New(_) => (0, 1),
+            Op::Store(_, n) => (n.into(), 0),
+            Op::ArrayLoad(n) => (2, n.into()),
+            Op::ArrayStore(n) => (2 + i32::from(n), 0),
+            Op::ArrayLength => (1, 1),
+            Op::GetField(r) => (1, c.member(r).ret_slots.into()),
+            Op::GetStatic(r) => (0, c.member(r).ret_slots.into()),
+            Op::PutField(r) => (1 + i32::from(c.member(r).ret_slots), 0),
+            Op::PutStatic(r) => (c.member(r).ret_slots.into(), 0),
+            Op::Invoke(kind, r) => {
+                let mr = c.member(r);
+                let pop = i32::from(mr.arg_slots) + i32::from(kind != InvokeKind::Static);
+                if depth < pop {
+                    // Consumed here: as the receiver (the deepest slot popped) or not.
+                    return kind != InvokeKind::Static && depth == pop - 1;
+                }
+                (pop, mr.ret_slots.into())
+            }
+            Op::InvokeDynamic(r) => {
+                let mr = c.member(r);
+                (mr.arg_slots.into(), mr.ret_slots.into())
+            }
+            Op::NewArray(d) => (d.into(), 1),
+            Op::Compute { pop, push } => (pop.into(), push.into()),
+            Op::Pop => (1, 0),
+            Op::Pop2 => (2, 0),
+            _ => return false,
+        };
+        if depth < pop {
+            return false;
+        }
+        depth += push - pop;
+    }
+    false
 }
 
 /// The tasks a method hands to threads.
