@@ -319,14 +319,18 @@ pub fn update_query(
     let var = var_of(p, class, place, state)?;
     let statik = is_static(p, var.field);
     let held = |l| lock_ref(p, class, l, object);
-    // Holds the monitor of the very object it updates.
+    // Holds the monitor of the very object it updates. A lock held on an object the frame
+    // cannot name (`synchronized (first)` with `first` one of `from` and `to`, chosen to order
+    // the locks) may be that monitor: then it is not known either way.
     let monitor = LockId::of(object, u32::MAX);
     let nameable = matches!(object, Sym::Param(_) | Sym::Field(..));
+    let unnamed = |l: LockId| matches!(l, LockId::Site(_));
+    let known = !unnamed(lock) && !outer.is_some_and(unnamed);
     Some(UpdateQuery {
         var,
         object: object_path(p, class, object, statik),
         locks: [Some(held(lock)), outer.map(held)],
-        own: (!statik && nameable).then_some(lock == monitor || outer == Some(monitor)),
+        own: (!statik && nameable && known).then_some(lock == monitor || outer == Some(monitor)),
     })
 }
 
