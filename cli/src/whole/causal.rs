@@ -1553,7 +1553,21 @@ impl Run<'_> {
         loc: Loc,
         checked: bool,
     ) {
-        let checked = checked || self.looks_at(self.control(at), var);
+        // Decided by a look at the variable itself, or by the region's own claim: a look at
+        // another variable that this region writes too (`if (up[f]) { up[f] = false;
+        // pending--; }`: the call at floor `f` is claimed first, and the count it keeps goes
+        // with the claim), made in this region and current. A caller's earlier look that only
+        // decided to try is checked again there.
+        let ctl_here = self.control(at);
+        let claimed = Self::own(region).is_some_and(|site| {
+            bits(ctl_here.current() & self.atomic).any(|b| {
+                matches!(self.srcs[b], Src::Atomic(g)
+                    if g.var != var
+                        && self.outer_of(b) == Some(site)
+                        && self.region_writes.contains(&(g.var, site)))
+            })
+        });
+        let checked = checked || self.looks_at(ctl_here, var) || claimed;
         self.depend(v.src, var);
         match Self::own(region) {
             Some(site) => {
@@ -2495,7 +2509,11 @@ impl Analysis for Run<'_> {
                     Op::ArrayStore(_) => {
                         let arr = inputs.first().map_or(0, |a| a.field);
                         let value = union(inputs.get(1..).unwrap_or(&[]));
-                        if let (Some(var), true) = (self.derived_var(arr, ELEMENTS), cx.record) {
+                        let var = self.derived_var(arr, ELEMENTS);
+                        if let (Some(var), Some(site)) = (var, Self::own(cx.region)) {
+                            self.region_writes.insert((var, site));
+                        }
+                        if let (Some(var), true) = (var, cx.record) {
                             self.access(at, var, WRITE, None);
                             // The index says which element is written, as a condition says
                             // whether: it is no value written, and the outcome of a callee's
