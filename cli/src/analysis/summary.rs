@@ -1459,14 +1459,20 @@ fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
     let mut k = at as usize;
     while k > 0 && need > 0 {
         k -= 1;
-        let (pop, push) = match code.insns[k].op {
-            Op::Load(_, n) => (0, n as i32),
-            Op::Const(n) => (0, n as i32),
-            Op::Flag(_) => (0, 1),
-            Op::GetStatic(fr) => (0, c.member(fr).ret_slots as i32),
-            Op::GetField(fr) => (1, c.member(fr).ret_slots as i32),
-            Op::CheckCast | Op::Nop => (0, 0),
-            _ => return None,
+        let op = &code.insns[k].op;
+        let simple = matches!(
+            op,
+            Op::Load(..)
+                | Op::Const(_)
+                | Op::Flag(_)
+                | Op::GetStatic(_)
+                | Op::GetField(_)
+                | Op::CheckCast
+                | Op::Nop
+        );
+        let (pop, push) = match c.stack_effect(op).filter(|_| simple) {
+            Some((pop, push)) => (i32::from(pop), i32::from(push)),
+            None => return None,
         };
         // This instruction pushes the deepest slot still wanted: the receiver.
         if push >= need {

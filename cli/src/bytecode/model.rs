@@ -107,6 +107,38 @@ impl Class {
         &self.refs[id as usize]
     }
 
+    /// The slots an instruction of this class's code pops and pushes, for the straight-line
+    /// instructions (`None` for branches, returns, monitor operations and the stack shuffles
+    /// `dup`/`swap`, whose effect depends on what they move).
+    pub fn stack_effect(&self, op: &Op) -> Option<(u8, u8)> {
+        Some(match *op {
+            Op::Nop | Op::CheckCast | Op::Iinc(_) => (0, 0),
+            Op::Const(n) | Op::Load(_, n) => (0, n),
+            Op::Flag(_) | Op::ClassLiteral(_) | Op::New(_) => (0, 1),
+            Op::Store(_, n) => (n, 0),
+            Op::ArrayLoad(n) => (2, n),
+            Op::ArrayStore(n) => (2 + n, 0),
+            Op::ArrayLength => (1, 1),
+            Op::GetField(r) => (1, self.member(r).ret_slots),
+            Op::GetStatic(r) => (0, self.member(r).ret_slots),
+            Op::PutField(r) => (1 + self.member(r).ret_slots, 0),
+            Op::PutStatic(r) => (self.member(r).ret_slots, 0),
+            Op::Invoke(kind, r) => {
+                let m = self.member(r);
+                (
+                    m.arg_slots + u8::from(kind != InvokeKind::Static),
+                    m.ret_slots,
+                )
+            }
+            Op::InvokeDynamic(r) => (self.member(r).arg_slots, self.member(r).ret_slots),
+            Op::NewArray(d) => (d, 1),
+            Op::Compute { pop, push } => (pop, push),
+            Op::Pop => (1, 0),
+            Op::Pop2 => (2, 0),
+            _ => return None,
+        })
+    }
+
     /// A class with nothing in it, for unit tests to fill in.
     #[cfg(test)]
     pub fn empty(name: &str, super_name: Option<&str>, library: bool) -> Class {
@@ -172,6 +204,10 @@ impl Method {
 
     pub fn is_static(&self) -> bool {
         self.access & acc::STATIC != 0
+    }
+    /// A program's entry point: `static void main(String[])`.
+    pub fn is_main(&self) -> bool {
+        self.is_static() && &*self.name == "main" && &*self.descriptor == "([Ljava/lang/String;)V"
     }
     pub fn is_synchronized(&self) -> bool {
         self.access & acc::SYNCHRONIZED != 0
@@ -486,17 +522,18 @@ pub fn is_reference(desc: &str) -> bool {
     desc.starts_with(['L', '['])
 }
 
-/// The parameter types of a method descriptor, each with the stack slot it starts at (without
-/// the receiver): `(Ljava/lang/String;JI)V` gives `[("Ljava/lang/String;", 0), ("J", 1),
-/// ("I", 3)]`.
-pub fn descriptor_params(desc: &str) -> Vec<(&str, u16)> {
-    let mut out = Vec::new();
-    let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {
-        return out;
-    };
+/// The parameter types of a method descriptor, in order: `(Ljava/lang/String;J[I)V` gives
+/// `Ljava/lang/String;`, `J`, `[I` (nothing when it does not start with `(`).
+pub fn param_types(desc: &str) -> impl Iterator<Item = &str> {
+    let params = (desc.strip_prefix('('))
+        .and_then(|d| d.split(')').next())
+        .unwrap_or("");
     let bytes = params.as_bytes();
-    let (mut i, mut slot) = (0, 0u16);
-    while i < bytes.len() {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i >= bytes.len() {
+            return None;
+        }
         let start = i;
         while i < bytes.len() && bytes[i] == b'[' {
             i += 1;
@@ -507,49 +544,13 @@ pub fn descriptor_params(desc: &str) -> Vec<(&str, u16)> {
             }
         }
         i += 1;
-        let ty = &params[start..i.min(params.len())];
-        out.push((ty, slot));
-        slot += u16::from(field_slots(ty));
-    }
-    out
+        Some(&params[start..i.min(params.len())])
+    })
 }
 
 /// Whether every parameter of a method descriptor is a reference (an object or an array).
 pub fn reference_params_only(desc: &str) -> bool {
-    let Some(params) = desc.strip_prefix('(').and_then(|d| d.split(')').next()) else {
-        return false;
-    };
-    let mut chars = params.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            'L' => {
-                for c in chars.by_ref() {
-                    if c == ';' {
-                        break;
-                    }
-                }
-            }
-            '[' => {
-                // The element type follows; an array is a reference whatever it holds.
-                let mut rest = chars.clone();
-                match rest.next() {
-                    Some('L') => {
-                        for c in chars.by_ref() {
-                            if c == ';' {
-                                break;
-                            }
-                        }
-                    }
-                    Some('[') => {}
-                    _ => {
-                        chars.next();
-                    }
-                }
-            }
-            _ => return false,
-        }
-    }
-    true
+    desc.starts_with('(') && param_types(desc).all(is_reference)
 }
 
 /// Slots taken by a field descriptor: 2 for `J`/`D`, else 1.
@@ -562,40 +563,7 @@ pub fn field_slots(desc: &str) -> u8 {
 
 /// Slots taken by the arguments of a method descriptor (without the receiver).
 pub fn descriptor_arg_slots(desc: &str) -> u8 {
-    let mut slots: u32 = 0;
-    let bytes = desc.as_bytes();
-    let mut i = 1; // skip '('
-    while i < bytes.len() && bytes[i] != b')' {
-        match bytes[i] {
-            b'J' | b'D' => {
-                slots += 2;
-                i += 1;
-            }
-            b'L' => {
-                slots += 1;
-                while i < bytes.len() && bytes[i] != b';' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'[' => {
-                while i < bytes.len() && bytes[i] == b'[' {
-                    i += 1;
-                }
-                if i < bytes.len() && bytes[i] == b'L' {
-                    while i < bytes.len() && bytes[i] != b';' {
-                        i += 1;
-                    }
-                }
-                i += 1;
-                slots += 1;
-            }
-            _ => {
-                slots += 1;
-                i += 1;
-            }
-        }
-    }
+    let slots: u32 = param_types(desc).map(|t| u32::from(field_slots(t))).sum();
     slots.min(255) as u8
 }
 

@@ -472,18 +472,20 @@ fn reference_params_only_reads_descriptors() {
 }
 
 #[test]
-fn descriptor_params_give_types_and_slots() {
-    use super::model::descriptor_params;
+fn param_types_split_descriptors() {
+    use super::model::{descriptor_arg_slots, param_types};
+    let types = |d| param_types(d).collect::<Vec<_>>();
     assert_eq!(
-        descriptor_params("(Ljava/lang/String;JI)V"),
-        vec![("Ljava/lang/String;", 0), ("J", 1), ("I", 3)]
+        types("(Ljava/lang/String;JI)V"),
+        ["Ljava/lang/String;", "J", "I"]
     );
     assert_eq!(
-        descriptor_params("([[I[Ljava/lang/Runnable;D)V"),
-        vec![("[[I", 0), ("[Ljava/lang/Runnable;", 1), ("D", 2)]
+        types("([[I[Ljava/lang/Runnable;D)V"),
+        ["[[I", "[Ljava/lang/Runnable;", "D"]
     );
-    assert!(descriptor_params("()V").is_empty());
-    assert!(descriptor_params("nonsense").is_empty());
+    assert!(types("()V").is_empty());
+    assert!(types("nonsense").is_empty());
+    assert_eq!(descriptor_arg_slots("(Ljava/lang/String;JI)V"), 4);
 }
 
 /// `demo/V` with one method `m` of the given access, descriptor, `max_locals`, code and

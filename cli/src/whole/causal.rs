@@ -1228,6 +1228,15 @@ impl Run<'_> {
     fn guards(&self, at: u32) -> Val {
         let block = self.block_of[at as usize];
         let blocks = &self.cfg.blocks;
+        // How many blocks lead to each block.
+        let mut preds = vec![0u32; blocks.len()];
+        for x in blocks {
+            for (k, &s) in x.succs.iter().enumerate() {
+                if !x.succs[..k].contains(&s) {
+                    preds[s as usize] += 1;
+                }
+            }
+        }
         let mut v = Val::default();
         for (&br, c) in &self.branch {
             let b = self.block_of[br as usize];
@@ -1235,15 +1244,9 @@ impl Run<'_> {
             if succs.len() < 2 {
                 continue;
             }
-            let only_from_branch = |s: u32| {
-                (blocks.iter().enumerate())
-                    .filter(|(k, x)| *k as u32 != b && x.succs.contains(&s))
-                    .count()
-                    == 0
-            };
             if succs
                 .iter()
-                .any(|&s| s != b && only_from_branch(s) && self.cfg.dominates(s, block))
+                .any(|&s| s != b && preds[s as usize] == 1 && self.cfg.dominates(s, block))
             {
                 v = v.or(*c);
             }
@@ -2154,10 +2157,7 @@ impl Run<'_> {
                     // a condition passed in: the outcome of a callee's own update in it is
                     // this thread's decision ([`Run::ctl_flow`]).
                     let a = if s.param_decides.contains(&(slot, w)) {
-                        Val {
-                            data: a.data & !self.own_outcome,
-                            ..self.ctl_flow(a)
-                        }
+                        a.keep(!self.own_outcome)
                     } else {
                         a
                     };

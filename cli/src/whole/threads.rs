@@ -607,6 +607,16 @@ const TASK_METHODS: &[(&str, &str)] = &[
     ("compute", "()V"),
 ];
 
+/// The method a thread runs for a task of class `class` (its first [`TASK_METHODS`] entry),
+/// when it has code.
+fn task_entry(p: &Program, class: &str) -> Option<MethodId> {
+    let entry = TASK_METHODS
+        .iter()
+        .find_map(|(n, d)| p.resolve(class, n, d))?;
+    p.method(entry).code.as_ref()?;
+    Some(entry)
+}
+
 /// Find the abstract threads, in the world chosen or decided from the packaging.
 ///
 /// The entry points of an application are its `main` methods: a scanned jar's `Main-Class`
@@ -729,11 +739,7 @@ fn entry_mains(p: &Program, packages: &[crate::load::Packaging], all: bool) -> V
             None => false,
         };
         for (mi, m) in c.methods.iter().enumerate() {
-            if &*m.name == "main"
-                && &*m.descriptor == "([Ljava/lang/String;)V"
-                && m.is_static()
-                && m.code.is_some()
-            {
+            if m.is_main() && m.code.is_some() {
                 out.push(EntryMain {
                     id: MethodId {
                         class: ci as u32,
@@ -1076,12 +1082,9 @@ fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
                     .and_then(|code| code.insns.get((at as usize).checked_sub(1)?))
                     .is_some_and(|i| matches!(i.op, Op::Load(0, 1)))
         };
-        let in_main = |m: MethodId| {
-            let mm = p.method(m);
-            mm.is_static() && &*mm.name == "main" && &*mm.descriptor == "([Ljava/lang/String;)V"
-        };
         let kept = (reads.get(&field).map_or(&[][..], Vec::as_slice).iter()).all(|&(m, at)| {
-            (own.contains(&m.class) && on_this(m, at) || in_main(m)) && receiver_only(p, m, at)
+            (own.contains(&m.class) && on_this(m, at) || p.method(m).is_main())
+                && receiver_only(p, m, at)
         });
         if made_here && kept && !threads[t].0.own.contains(&held) {
             threads[t].0.own.push(held);
@@ -1098,43 +1101,17 @@ fn receiver_only(p: &Program, m: MethodId, at: u32) -> bool {
         return false;
     };
     // The value's depth below the top of the stack.
-    let mut depth: i32 = 0;
+    let mut depth = 0;
     for insn in code.insns.iter().skip(at as usize + 1) {
-        let (pop, push): (i32, i32) = match insn.op {
-            Op::Nop | Op::CheckCast | Op::Iinc(_) => (0, 0),
-            Op::Const(n) | Op::Load(_, n) => (0, n.into()),
-            Op::Flag(_) | Op::ClassLiteral(_) | Op::New(_) => (0, 1),
-            Op::Store(_, n) => (n.into(), 0),
-            Op::ArrayLoad(n) => (2, n.into()),
-            Op::ArrayStore(n) => (2 + i32::from(n), 0),
-            Op::ArrayLength => (1, 1),
-            Op::GetField(r) => (1, c.member(r).ret_slots.into()),
-            Op::GetStatic(r) => (0, c.member(r).ret_slots.into()),
-            Op::PutField(r) => (1 + i32::from(c.member(r).ret_slots), 0),
-            Op::PutStatic(r) => (c.member(r).ret_slots.into(), 0),
-            Op::Invoke(kind, r) => {
-                let mr = c.member(r);
-                let pop = i32::from(mr.arg_slots) + i32::from(kind != InvokeKind::Static);
-                if depth < pop {
-                    // Consumed here: as the receiver (the deepest slot popped) or not.
-                    return kind != InvokeKind::Static && depth == pop - 1;
-                }
-                (pop, mr.ret_slots.into())
-            }
-            Op::InvokeDynamic(r) => {
-                let mr = c.member(r);
-                (mr.arg_slots.into(), mr.ret_slots.into())
-            }
-            Op::NewArray(d) => (d.into(), 1),
-            Op::Compute { pop, push } => (pop.into(), push.into()),
-            Op::Pop => (1, 0),
-            Op::Pop2 => (2, 0),
-            _ => return false,
+        let Some((pop, push)) = c.stack_effect(&insn.op) else {
+            return false;
         };
         if depth < pop {
-            return false;
+            // Consumed here: as the receiver of an instance call (the deepest slot popped).
+            return matches!(insn.op, Op::Invoke(kind, _) if kind != InvokeKind::Static)
+                && depth == pop - 1;
         }
-        depth += push - pop;
+        depth = depth + push - pop;
     }
     false
 }
@@ -1166,52 +1143,40 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
     let class = p.class(id.class);
     let direct: Vec<MethodId> = found.iter().map(|s| s.entry).collect();
     let mut read_back = finder.read_back;
-    read_back.sort_by_key(|&(at, _, _)| at);
-    read_back.dedup_by_key(|(at, _, _)| *at);
+    read_back.sort_by_key(|r| r.at);
+    read_back.dedup_by_key(|r| r.at);
     let made: Vec<(u32, MethodId, &str)> = (code.insns.iter().enumerate())
         .filter_map(|(at, insn)| {
             let Op::New(r) = insn.op else { return None };
             let made = &*class.member(r).class;
-            let entry = TASK_METHODS
-                .iter()
-                .find_map(|(n, d)| p.resolve(made, n, d))
-                .filter(|&e| p.method(e).code.is_some() && !direct.contains(&e))?;
+            let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
             Some((at as u32, entry, made))
         })
         .collect();
     let mut previous = 0;
-    for (at, ty, spawn) in read_back {
-        let of_type = |&&(_, _, made): &&(u32, MethodId, &str)| p.is_subclass_of(made, &ty);
-        let since: Vec<_> = (made.iter())
-            .filter(|&&(m, _, _)| (previous..at).contains(&m))
-            .filter(of_type)
-            .collect();
-        let before: Vec<_> = if since.is_empty() {
-            (made.iter())
-                .filter(|&&(m, _, _)| m < at)
-                .filter(of_type)
-                .collect()
-        } else {
-            since
-        };
-        previous = at;
-        let mut tasks: Vec<(MethodId, &str)> = Vec::new();
-        for &(_, entry, made) in before {
-            if !tasks.iter().any(|&(e, _)| e == entry) {
-                tasks.push((entry, made));
+    for r in read_back {
+        let of_type =
+            |&&(m, _, made): &&(u32, MethodId, &str)| m < r.at && p.is_subclass_of(made, &r.ty);
+        let since_last = made.iter().filter(of_type).any(|&(m, _, _)| m >= previous);
+        let from = if since_last { previous } else { 0 };
+        previous = r.at;
+        let mut entries: Vec<MethodId> = Vec::new();
+        for &(_, entry, made) in made.iter().filter(of_type).filter(|&&(m, _, _)| m >= from) {
+            if entries.contains(&entry) {
+                continue;
             }
-        }
-        for (entry, made) in tasks {
+            entries.push(entry);
             found.push(Spawn {
                 entry,
-                site: (id, at),
+                site: (id, r.at),
+                in_loop: r.in_loop,
+                many: r.many,
                 label: format!(
-                    "task {}.{} ({})",
+                    "task {}.{} (started at {})",
                     made.replace('/', "."),
                     p.method(entry).name,
-                    spawn.label
+                    r.site
                 ),
-                ..spawn.clone()
             });
         }
     }
@@ -1224,9 +1189,20 @@ struct Finder<'a> {
     cfg: &'a Cfg,
     starts_threads: bool,
     found: Vec<Spawn>,
-    /// Task arguments read back out of a container: (call, the parameter's class, the spawn
-    /// with its label the site alone).
-    read_back: Vec<(u32, String, Spawn)>,
+    /// Task arguments read back out of a container, resolved once the method is seen.
+    read_back: Vec<ReadBack>,
+}
+
+/// A task argument the dataflow lost in a container (see [`spawns_in`]).
+struct ReadBack {
+    /// The call that hands it over, and whether it is in a loop.
+    at: u32,
+    in_loop: bool,
+    many: bool,
+    /// The class the parameter takes.
+    ty: String,
+    /// Where the call is, for the thread's name.
+    site: String,
 }
 
 impl Finder<'_> {
@@ -1238,10 +1214,7 @@ impl Finder<'_> {
         match code.insns.get(at as usize)?.op {
             Op::New(r) => {
                 let task_class = &*class.member(r).class;
-                let entry = TASK_METHODS
-                    .iter()
-                    .find_map(|(n, d)| self.p.resolve(task_class, n, d))?;
-                self.p.method(entry).code.as_ref()?;
+                let entry = task_entry(self.p, task_class)?;
                 Some((
                     entry,
                     format!(
@@ -1343,13 +1316,16 @@ impl Observer for Finder<'_> {
             // An object parameter whose value came out of an array or a call (an element of a
             // container), or that two paths give different objects: resolved once the whole
             // method is seen (`spawns_in`).
-            let Some(param) = k.checked_sub(receiver).and_then(|k| {
-                (crate::bytecode::descriptor_params(&m.desc).into_iter())
-                    .find(|&(_, s)| s as usize == k)
-            }) else {
-                continue;
-            };
-            let Some(ty) = (param.0.strip_prefix('L')).and_then(|t| t.strip_suffix(';')) else {
+            // The parameter that starts at this stack slot.
+            let mut start = 0;
+            let param = k.checked_sub(receiver).and_then(|k| {
+                crate::bytecode::param_types(&m.desc).find(|t| {
+                    let here = start;
+                    start += usize::from(crate::bytecode::field_slots(t));
+                    here == k
+                })
+            });
+            let Some(ty) = param.and_then(|p| p.strip_prefix('L')?.strip_suffix(';')) else {
                 continue;
             };
             let contained = match slot.sym {
@@ -1361,14 +1337,13 @@ impl Observer for Finder<'_> {
                 _ => false,
             };
             if contained && !matches!(ty, "java/lang/Object" | "java/lang/String") {
-                let spawn = Spawn {
-                    entry: self.id,
-                    site: (self.id, at),
+                self.read_back.push(ReadBack {
+                    at,
                     in_loop: self.in_loop(at),
                     many,
-                    label: format!("started at {site_label}"),
-                };
-                self.read_back.push((at, ty.to_string(), spawn));
+                    ty: ty.to_string(),
+                    site: site_label.clone(),
+                });
             }
         }
     }
