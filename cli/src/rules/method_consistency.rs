@@ -677,6 +677,11 @@ fn after(
 /// lock set up, which another thread can undo). Any other look may guard the later section (a
 /// `checkClosed()` that throws) or hand it its value, and links it.
 ///
+/// Also unlinked: a look before a callee's section that decides each of its writes again
+/// (`Summary::self_checked`: `if (b[0] < b[1]) r.narrow()`, whatever the look's value does
+/// besides deciding), and a complete update of a callee whose outcome the method does not use,
+/// before a section that only reads (the next round's look after `narrow()`).
+///
 /// Two sections reached through one call are linked when the callee links them (and, for a
 /// call in a loop, when both write: the next call's first section follows this one's second).
 /// A first section that only stores its fields is not linked to a later critical section that
@@ -754,6 +759,40 @@ fn linked(
             return true;
         }
     }
+    // The other section, a callee's, decides each of its writes again on its own look at what
+    // it writes ([`Summary::self_checked`]: `if (lo < hi) { lo++; hi--; }` after the caller
+    // read both bounds to decide whether to call it). A look at fields it accesses again, whose
+    // value goes into no write, return or combination, only decided to try, whatever else it
+    // does with the value (a test of an array's elements): the other section acts on the state
+    // as it is then. (A look at a field the callee never reads again, a `checkClosed()` before
+    // an insertion, still decides for it.)
+    //
+    // [`Summary::self_checked`]: crate::whole::causal::Summary::self_checked
+    let rechecks = |other: &Entered| {
+        let Section::View(lv) = other.sec else {
+            return false;
+        };
+        if other.route[0] == NONE {
+            return false;
+        }
+        let lv = &v.lock_views[lv as usize];
+        let Some(s) = g
+            .outs
+            .get(lv.node)
+            .and_then(Option::as_ref)
+            .map(|o| &o.summary)
+        else {
+            return false;
+        };
+        let mut writes = (s.writes.iter())
+            .filter(|w| w.node as usize == lv.node && w.site == lv.site)
+            .peekable();
+        s.writes.len() < crate::whole::causal::MAX_LIST
+            && writes.peek().is_some()
+            && writes.all(|w| {
+                s.self_checked.contains(w) || s.outcome_checked.iter().any(|(_, o)| o == w)
+            })
+    };
     let quick = |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
         // A read of the look itself: in its region, or one of its unlocked accesses.
         let ats: Vec<u32> = instances(v, e)
@@ -801,7 +840,15 @@ fn linked(
         // (A look in a callee may decide whether the callee returns at all: a `checkOpen()`
         // that throws. Only a look of the method's own is known to stay in its region.)
         let only_decides = tested || e.route[0] == NONE && !escaped && !decided;
-        look.iter().all(|&(f, k)| k & WRITE == 0 && has(then, f)) && only_decides && !acted_on
+        let read_only = look.iter().all(|&(_, k)| k & WRITE == 0);
+        let looks_again =
+            look.iter().all(|&(f, _)| has(then, f)) && (only_decides || rechecks(other));
+        // A complete update whose outcome the method ignores: each of its writes decided on
+        // its own look, nothing of it reaching a write, a return or the other section (`if
+        // (lo < hi) { lo++; hi--; }` called for its effect): the method holds nothing of it
+        // that another thread's update could make stale.
+        let complete = rechecks(e) && !acted_on && !escaped && !decided;
+        (read_only && looks_again && !acted_on, complete)
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
     // A first section that only stores its fields (it reads none of them, so hands nothing on)
@@ -824,7 +871,13 @@ fn linked(
     {
         return false;
     }
-    if x_first && !quick(x, &fx, y, &fy) || y_first && !quick(y, &fy, x, &fx) {
+    // A complete update is unlinked only from a section that reads: two that write stay one
+    // split update (`closeWriter(); closed = true;`, which a writer between them sees half
+    // done).
+    let read_only = |set: &[(FieldId, u8)]| set.iter().all(|&(_, k)| k & WRITE == 0);
+    let ((qx, cx), (qy, cy)) = (quick(x, &fx, y, &fy), quick(y, &fy, x, &fx));
+    let (cx, cy) = (cx && read_only(&fy), cy && read_only(&fx));
+    if x_first && !(qx || cx) || y_first && !(qy || cy) {
         return true;
     }
     // The look's fields read again after the other section wrote them: by any of the unlocked
@@ -838,7 +891,7 @@ fn linked(
             .iter()
             .any(|t| after(p, v, n, first, t, flows))
     };
-    sets_up(&fx, &fy) && read_after(x, y) || sets_up(&fy, &fx) && read_after(y, x)
+    sets_up(&fx, &fy) && read_after(x, y) && !cx || sets_up(&fy, &fx) && read_after(y, x) && !cy
 }
 
 /// Whether the instruction at `at` of node `n` can run more than once in one call (in a loop).

@@ -194,7 +194,7 @@ pub struct Summary {
 const MAX_DISPATCHED: usize = 64;
 
 /// Most entries of each summary list (and flows, combinations per method).
-const MAX_LIST: usize = 16;
+pub(crate) const MAX_LIST: usize = 16;
 
 /// Most entries of [`NodeOut::decided`].
 const MAX_DECIDED: usize = 64;
@@ -1455,10 +1455,21 @@ impl Run<'_> {
                     block = self.block_of[site as usize] as usize;
                     continue;
                 }
-                if v.data & (1 << b) == 0
-                    && bits(v.data)
-                        .any(|o| o > b && matches!(self.srcs[o], Src::Outcome(x, _) if x == var))
-                {
+                // The outcome of an update of `var`: an atomic one's, or the result of a
+                // callee that read the variable again to decide an update of its own (`if
+                // (missing() > 0 && advanceChecked())`, where `advanceChecked()` compares both
+                // bounds again before it moves one of them): the result reports the state as
+                // the update found it.
+                let outcome = |o: usize| match self.srcs[o] {
+                    Src::Outcome(x, _) => x == var,
+                    Src::Atomic(g) => {
+                        g.var == var
+                            && self.imported & (1 << o) != 0
+                            && bits(self.own_outcome).any(|u| self.via[u] == self.via[o])
+                    }
+                    _ => false,
+                };
+                if v.data & (1 << b) == 0 && bits(v.data).any(|o| o > b && outcome(o)) {
                     return true;
                 }
             }

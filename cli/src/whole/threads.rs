@@ -26,6 +26,7 @@ use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, InvokeKind, Op};
 use crate::program::{MethodId, Program};
 use crate::whole::fields::FieldTable;
+use crate::whole::joins::Handle;
 
 /// One abstract thread.
 #[derive(Debug, Clone)]
@@ -45,6 +46,9 @@ pub struct AbstractThread {
     /// The library's unknown callers (the open world's thread): they share what a class meant
     /// for concurrent use holds, see [`callers_share`].
     pub callers: bool,
+    /// For a program's `main` thread: the code where no other thread of its program runs
+    /// (before the first start, after the joins: [`super::joins`]), when it is known.
+    pub alone: Option<super::joins::Alone>,
 }
 
 impl AbstractThread {
@@ -505,6 +509,27 @@ const TASK_SINKS: &[(&str, &str, Sink)] = &[
         Sink::Pool,
     ),
     ("java/util/concurrent/ExecutorService", "submit", Sink::Pool),
+    // A collection of tasks, each run on the pool; `invokeAll` returns once all have run.
+    (
+        "java/util/concurrent/ExecutorService",
+        "invokeAll",
+        Sink::Pool,
+    ),
+    (
+        "java/util/concurrent/AbstractExecutorService",
+        "invokeAll",
+        Sink::Pool,
+    ),
+    (
+        "java/util/concurrent/ExecutorService",
+        "invokeAny",
+        Sink::Pool,
+    ),
+    (
+        "java/util/concurrent/AbstractExecutorService",
+        "invokeAny",
+        Sink::Pool,
+    ),
     (
         "java/util/concurrent/AbstractExecutorService",
         "submit",
@@ -671,6 +696,7 @@ pub fn find(
                 programs: vec![i as u32],
                 own: Vec::new(),
                 callers: false,
+                alone: None,
             });
             for (t, &r) in reached[i].iter().enumerate() {
                 if r {
@@ -678,11 +704,28 @@ pub fn find(
                 }
             }
         }
+        // Where each main thread runs alone: before its first start, after its joins.
+        let mine: Vec<super::joins::Thread<'_>> = (spawned.iter().zip(&programs_of))
+            .map(|(s, programs)| super::joins::Thread {
+                programs,
+                entries: &s.thread.entries,
+                starts: &s.starts,
+            })
+            .collect();
+        let ids: Vec<MethodId> = mains.iter().map(|m| m.id).collect();
+        let alone = super::joins::alone_per_program(p, &ids, &mine, |m| callees_of(p, m));
+        drop(mine);
+        for (i, a) in alone.into_iter().enumerate() {
+            threads[i].alone = a;
+        }
         let mut started = 0;
-        for ((t, _), programs) in spawned.into_iter().zip(programs_of) {
+        for (s, programs) in spawned.into_iter().zip(programs_of) {
             if !programs.is_empty() {
                 started += 1;
-                threads.push(AbstractThread { programs, ..t });
+                threads.push(AbstractThread {
+                    programs,
+                    ..s.thread
+                });
             }
         }
         let world = World {
@@ -785,14 +828,10 @@ fn callees_of(p: &Program, m: MethodId) -> Vec<MethodId> {
 /// connected components, and each component gets the set of threads started in it or below
 /// it (one bit per thread), callees first. A main starts the threads of its component's set:
 /// what one walk per main finds, in one walk and one pass over the component graph.
-fn reach_all(
-    p: &Program,
-    mains: &[EntryMain],
-    spawned: &[(AbstractThread, Vec<MethodId>)],
-) -> Vec<Vec<bool>> {
+fn reach_all(p: &Program, mains: &[EntryMain], spawned: &[Started]) -> Vec<Vec<bool>> {
     let mut by_site: crate::fxhash::FxHashMap<MethodId, Vec<usize>> = Default::default();
-    for (t, (_, sites)) in spawned.iter().enumerate() {
-        for &s in sites {
+    for (t, started) in spawned.iter().enumerate() {
+        for &s in &started.site_methods {
             by_site.entry(s).or_default().push(t);
         }
     }
@@ -818,7 +857,7 @@ fn reach_all(
         let m = methods[i];
         let mut next: Vec<MethodId> = callees_of(p, m);
         for &t in by_site.get(&m).map_or(&[][..], Vec::as_slice) {
-            next.extend(spawned[t].0.entries.iter().copied());
+            next.extend(spawned[t].thread.entries.iter().copied());
         }
         let succ: Vec<usize> = next
             .into_iter()
@@ -913,6 +952,7 @@ fn open_world_threads(p: &Program, thread_safe_annotations: &[String]) -> Vec<Ab
         programs: Vec::new(),
         own: Vec::new(),
         callers: true,
+        alone: None,
     }]
 }
 
@@ -924,10 +964,21 @@ struct Spawn {
     in_loop: bool,
     many: bool,
     label: String,
+    /// What waits for it.
+    handle: Handle,
+}
+
+/// A thread the scanned code starts.
+struct Started {
+    thread: AbstractThread,
+    /// The methods that start it.
+    site_methods: Vec<MethodId>,
+    /// Each start, and what waits for it.
+    starts: Vec<((MethodId, u32), Handle)>,
 }
 
 /// The threads the scanned code starts, each with the methods that start it.
-fn spawned_threads(p: &Program) -> Vec<(AbstractThread, Vec<MethodId>)> {
+fn spawned_threads(p: &Program) -> Vec<Started> {
     let mut threads = Vec::new();
     let starts_threads = p.classes.iter().any(|c| {
         c.methods
@@ -990,17 +1041,20 @@ fn spawned_threads(p: &Program) -> Vec<(AbstractThread, Vec<MethodId>)> {
         let label = &sites[0].label;
         let mut site_methods: Vec<MethodId> = distinct.iter().map(|s| s.0).collect();
         site_methods.dedup();
-        threads.push((
-            AbstractThread {
+        let starts = sites.iter().map(|s| (s.site, s.handle)).collect();
+        threads.push(Started {
+            thread: AbstractThread {
                 name: format!("{label}{}", if many { " (many instances)" } else { "" }),
                 entries: vec![entry],
                 many,
                 programs: Vec::new(),
                 own: thread_own(p, entry),
                 callers: false,
+                alone: None,
             },
             site_methods,
-        ));
+            starts,
+        });
     }
     held_alone(p, &mut threads);
     threads
@@ -1014,12 +1068,12 @@ fn spawned_threads(p: &Program) -> Vec<(AbstractThread, Vec<MethodId>)> {
 /// (`mine.set(mine.get() + 1)`), never handed on (returned, passed, stored). Each instance of
 /// the thread then has its own such object: a per-thread counter is no state two instances
 /// share. (Another thread that calls on it, `main` collecting the counts, still conflicts.)
-fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
+fn held_alone(p: &Program, threads: &mut [Started]) {
     use crate::fxhash::FxHashMap;
     // (thread, field, class held) for every candidate.
     let mut candidates: Vec<(usize, (u32, u32), u32)> = Vec::new();
-    for (t, (thread, _)) in threads.iter().enumerate() {
-        for &ci in &thread.own {
+    for (t, started) in threads.iter().enumerate() {
+        for &ci in &started.thread.own {
             let c = p.class(ci);
             for (fi, f) in c.fields.iter().enumerate() {
                 if f.access & acc::STATIC != 0 {
@@ -1027,7 +1081,7 @@ fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
                 }
                 let field = (ci, fi as u32);
                 for &held in p.field_classes(field).unwrap_or(&[]) {
-                    if !thread.own.contains(&held) {
+                    if !started.thread.own.contains(&held) {
                         candidates.push((t, field, held));
                     }
                 }
@@ -1069,7 +1123,7 @@ fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
         }
     }
     for (t, field, held) in candidates {
-        let own = &threads[t].0.own;
+        let own = &threads[t].thread.own;
         let made_here = made.get(&held).is_some_and(|sites| {
             (sites.iter())
                 .all(|m| own.contains(&m.class) && p.init_only(m.class)[m.method as usize])
@@ -1086,8 +1140,8 @@ fn held_alone(p: &Program, threads: &mut [(AbstractThread, Vec<MethodId>)]) {
             (own.contains(&m.class) && on_this(m, at) || p.method(m).is_main())
                 && receiver_only(p, m, at)
         });
-        if made_here && kept && !threads[t].0.own.contains(&held) {
-            threads[t].0.own.push(held);
+        if made_here && kept && !threads[t].thread.own.contains(&held) {
+            threads[t].thread.own.push(held);
         }
     }
 }
@@ -1145,38 +1199,57 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
     let mut read_back = finder.read_back;
     read_back.sort_by_key(|r| r.at);
     read_back.dedup_by_key(|r| r.at);
-    let made: Vec<(u32, MethodId, &str)> = (code.insns.iter().enumerate())
-        .filter_map(|(at, insn)| {
-            let Op::New(r) = insn.op else { return None };
-            let made = &*class.member(r).class;
-            let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
-            Some((at as u32, entry, made))
+    // Tasks the method makes: objects of task classes, and lambdas (of the interface they
+    // implement), with what names them.
+    let made: Vec<(u32, MethodId, &str, String)> = (code.insns.iter().enumerate())
+        .filter_map(|(at, insn)| match insn.op {
+            Op::New(r) => {
+                let made = &*class.member(r).class;
+                let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
+                let what = format!("task {}.{}", made.replace('/', "."), p.method(entry).name);
+                Some((at as u32, entry, made, what))
+            }
+            Op::InvokeDynamic(r) => {
+                let (c, n, d) = class.lambda_impl(r)?;
+                let desc = &*class.member(r).desc;
+                let made = desc
+                    .rsplit(')')
+                    .next()?
+                    .strip_prefix('L')?
+                    .strip_suffix(';')?;
+                let entry = p.resolve(c, n, d).filter(|e| !direct.contains(e))?;
+                p.method(entry).code.as_ref()?;
+                Some((
+                    at as u32,
+                    entry,
+                    made,
+                    format!("lambda {}.{n}", c.replace('/', ".")),
+                ))
+            }
+            _ => None,
         })
         .collect();
     let mut previous = 0;
     for r in read_back {
-        let of_type =
-            |&&(m, _, made): &&(u32, MethodId, &str)| m < r.at && p.is_subclass_of(made, &r.ty);
-        let since_last = made.iter().filter(of_type).any(|&(m, _, _)| m >= previous);
+        let of_type = |&&(m, _, made, _): &&(u32, MethodId, &str, String)| {
+            m < r.at && p.is_subclass_of(made, &r.ty)
+        };
+        let since_last = made.iter().filter(of_type).any(|&(m, ..)| m >= previous);
         let from = if since_last { previous } else { 0 };
         previous = r.at;
         let mut entries: Vec<MethodId> = Vec::new();
-        for &(_, entry, made) in made.iter().filter(of_type).filter(|&&(m, _, _)| m >= from) {
-            if entries.contains(&entry) {
+        for (_, entry, _, what) in made.iter().filter(of_type).filter(|&&(m, ..)| m >= from) {
+            if entries.contains(entry) {
                 continue;
             }
-            entries.push(entry);
+            entries.push(*entry);
             found.push(Spawn {
-                entry,
+                entry: *entry,
                 site: (id, r.at),
                 in_loop: r.in_loop,
                 many: r.many,
-                label: format!(
-                    "task {}.{} (started at {})",
-                    made.replace('/', "."),
-                    p.method(entry).name,
-                    r.site
-                ),
+                label: format!("{what} (started at {})", r.site),
+                handle: r.handle,
             });
         }
     }
@@ -1203,6 +1276,8 @@ struct ReadBack {
     ty: String,
     /// Where the call is, for the thread's name.
     site: String,
+    /// What waits for it.
+    handle: Handle,
 }
 
 impl Finder<'_> {
@@ -1290,6 +1365,10 @@ impl Observer for Finder<'_> {
                         "thread {}.run (created at {site_label})",
                         m.class.replace('/', ".")
                     ),
+                    handle: Handle {
+                        object: frame.stack[first].sym,
+                        ..Handle::NONE
+                    },
                 });
             }
             return;
@@ -1302,6 +1381,45 @@ impl Observer for Finder<'_> {
         }
         let many = sink == Sink::Pool;
         let receiver = usize::from(kind != InvokeKind::Static);
+        // What waits for the task: the thread a constructor makes, the thread or future the
+        // call returns, the pool it is handed to.
+        let on = |k: usize| {
+            if k < receiver {
+                frame.stack[first].sym
+            } else {
+                Sym::Unknown
+            }
+        };
+        let handle = match sink {
+            Sink::Creates if &*m.name == "<init>" => Handle {
+                object: on(0),
+                ..Handle::NONE
+            },
+            Sink::Starts | Sink::Creates => Handle {
+                object: Sym::Value(at),
+                ..Handle::NONE
+            },
+            Sink::Pool => Handle {
+                object: Sym::Value(at),
+                pool: on(0),
+                done: &*m.name == "invoke" && m.class.contains("ForkJoinPool")
+                    || &*m.name == "invokeAll",
+            },
+            Sink::EventThread => Handle::NONE,
+        };
+        // A collection of tasks (`invokeAll`): the tasks the method makes of the type the
+        // pool takes.
+        if matches!(&*m.name, "invokeAll" | "invokeAny") {
+            self.read_back.push(ReadBack {
+                at,
+                in_loop: self.in_loop(at),
+                many,
+                ty: "java/util/concurrent/Callable".to_string(),
+                site: site_label,
+                handle,
+            });
+            return;
+        }
         for (k, slot) in frame.stack[first..].iter().enumerate() {
             if let Some((entry, what)) = self.task_of(slot.sym) {
                 self.found.push(Spawn {
@@ -1310,6 +1428,7 @@ impl Observer for Finder<'_> {
                     in_loop: self.in_loop(at),
                     many,
                     label: format!("{what} (started at {site_label})"),
+                    handle,
                 });
                 continue;
             }
@@ -1343,6 +1462,7 @@ impl Observer for Finder<'_> {
                     many,
                     ty: ty.to_string(),
                     site: site_label.clone(),
+                    handle,
                 });
             }
         }
@@ -1361,6 +1481,7 @@ mod tests {
             programs: Vec::new(),
             own,
             callers: false,
+            alone: None,
         }
     }
 

@@ -300,11 +300,25 @@ pub fn explore(p: &Program, threads: &[AbstractThread]) -> (Graph, Vec<String>) 
             }
         }
     }
+    // The main thread's code where no other thread of its program runs (before its first
+    // start, after its joins): neither a concurrent access nor a call into what the threads run.
+    let alone: FxHashMap<MethodId, &[bool]> = (threads.iter())
+        .filter_map(|t| t.alone.as_ref())
+        .map(|a| (a.method, &a.at[..]))
+        .collect();
     let mut facts: Vec<Facts> = Vec::new();
     while !frontier.is_empty() {
         let computed: Vec<Facts> = frontier
             .par_iter()
-            .map(|n| facts::collect(p, &fields, n.method, n.this_held))
+            .map(|n| {
+                let mut f = facts::collect(p, &fields, n.method, n.this_held);
+                if let Some(alone) = alone.get(&n.method) {
+                    let here = |at: u32| alone.get(at as usize).copied().unwrap_or(false);
+                    f.accesses.retain(|a| !here(a.at));
+                    f.calls.retain(|c| !here(c.at));
+                }
+                f
+            })
             .collect();
         let mut next = Vec::new();
         for f in &computed {
@@ -1204,6 +1218,7 @@ mod tests {
             programs: Vec::new(),
             own: Vec::new(),
             callers: false,
+            alone: None,
         };
         let threads = vec![
             thread(&[0]),
