@@ -18,7 +18,8 @@
 //!   (`ForkJoinPool.invoke`).
 //!
 //! A timed `join(millis)` waits for nothing. An exception out of a waiting call (an
-//! interrupted `join()`) is not followed: the programs that catch it go on as if joined.
+//! interrupted `join()`), or out of an instruction that is no call (a local's load in the `try`
+//! around the joining loop), is not followed: the programs that catch it go on as if joined.
 
 use crate::analysis::engine::{self, Frame, Observer, Observing};
 use crate::analysis::locks::Sym;
@@ -388,11 +389,15 @@ pub fn alone_in(p: &Program, id: MethodId, starts: &[Start]) -> Vec<bool> {
 }
 
 /// The instructions that may run right after the one at `at`: the next one in its block, or
-/// the first of each successor block; and the handlers that cover it.
+/// the first of each successor block; and, for a call or a `throw`, the handlers that cover it
+/// (a local's load or an element's read throws only on a bug: `try { for (Thread t : ts)
+/// t.join(); } catch (InterruptedException e) { .. }` goes on as joined).
 fn successors<'a>(cfg: &'a Cfg, code: &Code, at: u32) -> impl Iterator<Item = u32> + 'a {
     let b = &cfg.blocks[cfg.block_of[at as usize] as usize];
     let next = (at + 1 < b.end).then_some(at + 1);
     let follow = (at + 1 >= b.end && (at as usize) < code.insns.len()).then_some(&b.succs);
+    let throws =
+        (code.insns.get(at as usize)).is_some_and(|i| matches!(i.op, Op::Invoke(..) | Op::Athrow));
     next.into_iter()
         .chain(
             follow
@@ -401,8 +406,8 @@ fn successors<'a>(cfg: &'a Cfg, code: &Code, at: u32) -> impl Iterator<Item = u3
                 .map(|&s| cfg.blocks[s as usize].start),
         )
         .chain(
-            cfg.handlers_at[at as usize]
-                .iter()
+            (cfg.handlers_at[at as usize].iter())
+                .filter(move |_| throws)
                 .map(|&h| cfg.blocks[h as usize].start),
         )
 }
