@@ -793,6 +793,7 @@ fn linked(
                 s.self_checked.contains(w) || s.outcome_checked.iter().any(|(_, o)| o == w)
             })
     };
+    let read_only = |set: &[(FieldId, u8)]| set.iter().all(|&(_, k)| k & WRITE == 0);
     let quick = |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
         // A read of the look itself: in its region, or one of its unlocked accesses.
         let ats: Vec<u32> = instances(v, e)
@@ -840,7 +841,6 @@ fn linked(
         // (A look in a callee may decide whether the callee returns at all: a `checkOpen()`
         // that throws. Only a look of the method's own is known to stay in its region.)
         let only_decides = tested || e.route[0] == NONE && !escaped && !decided;
-        let read_only = look.iter().all(|&(_, k)| k & WRITE == 0);
         let looks_again =
             look.iter().all(|&(f, _)| has(then, f)) && (only_decides || rechecks(other));
         // A complete update whose outcome the method ignores: each of its writes decided on
@@ -848,7 +848,7 @@ fn linked(
         // (lo < hi) { lo++; hi--; }` called for its effect): the method holds nothing of it
         // that another thread's update could make stale.
         let complete = rechecks(e) && !acted_on && !escaped && !decided;
-        (read_only && looks_again && !acted_on, complete)
+        (read_only(look) && looks_again && !acted_on, complete)
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
     // A first section that only stores its fields (it reads none of them, so hands nothing on)
@@ -874,7 +874,6 @@ fn linked(
     // A complete update is unlinked only from a section that reads: two that write stay one
     // split update (`closeWriter(); closed = true;`, which a writer between them sees half
     // done).
-    let read_only = |set: &[(FieldId, u8)]| set.iter().all(|&(_, k)| k & WRITE == 0);
     let ((qx, cx), (qy, cy)) = (quick(x, &fx, y, &fy), quick(y, &fy, x, &fx));
     let (cx, cy) = (cx && read_only(&fy), cy && read_only(&fx));
     if x_first && !(qx || cx) || y_first && !(qy || cy) {

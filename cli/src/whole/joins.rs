@@ -25,7 +25,7 @@ use crate::analysis::engine::{self, Frame, Observer, Observing};
 use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{Code, InvokeKind, Op};
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 
 /// What waits for a task a method hands to a thread.
@@ -50,9 +50,9 @@ impl Handle {
 
 /// A thread started at instruction `at` of a method, and what waits for it.
 #[derive(Debug, Clone, Copy)]
-pub struct Start {
-    pub at: u32,
-    pub handle: Handle,
+struct Start {
+    at: u32,
+    handle: Handle,
 }
 
 const THREADS: &[&str] = &["java/lang/Thread"];
@@ -235,18 +235,18 @@ pub fn alone_per_program(
         return out;
     }
     // What the started threads run: no code of the main thread alone.
-    let mut run: FxHashMap<MethodId, ()> = FxHashMap::default();
+    let mut run: FxHashSet<MethodId> = FxHashSet::default();
     let mut work: Vec<MethodId> = threads
         .iter()
         .flat_map(|t| t.entries.iter().copied())
         .collect();
     while let Some(m) = work.pop() {
-        if run.insert(m, ()).is_none() {
+        if run.insert(m) {
             work.extend(callees(m));
         }
     }
     for m in candidates {
-        if run.contains_key(&m) {
+        if run.contains(&m) {
             continue;
         }
         let mut programs: Vec<u32> = Vec::new();
@@ -292,7 +292,7 @@ fn returns_alone(p: &Program, m: MethodId, at: &[bool]) -> bool {
 /// The instructions of method `id` (which makes every start in `starts`)
 /// where no thread it started runs: reached from no start without passing what waits for it
 /// (see the module's documentation). Empty when the method cannot be analysed.
-pub fn alone_in(p: &Program, id: MethodId, starts: &[Start]) -> Vec<bool> {
+fn alone_in(p: &Program, id: MethodId, starts: &[Start]) -> Vec<bool> {
     let Some(code) = &p.method(id).code else {
         return Vec::new();
     };
@@ -307,7 +307,7 @@ pub fn alone_in(p: &Program, id: MethodId, starts: &[Start]) -> Vec<bool> {
         passed: Vec::new(),
         waits: Vec::new(),
     };
-    if engine::run_method(p, id, false, &mut Observing(&mut w)).is_err() {
+    if engine::run_method_on(p, id, false, &cfg, &mut Observing(&mut w)).is_err() {
         return Vec::new();
     }
     // Loops: the strongly connected components of the blocks with a cycle.

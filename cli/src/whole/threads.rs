@@ -831,7 +831,11 @@ fn callees_of(p: &Program, m: MethodId) -> Vec<MethodId> {
 fn reach_all(p: &Program, mains: &[EntryMain], spawned: &[Started]) -> Vec<Vec<bool>> {
     let mut by_site: crate::fxhash::FxHashMap<MethodId, Vec<usize>> = Default::default();
     for (t, started) in spawned.iter().enumerate() {
-        for &s in &started.site_methods {
+        // The methods that start it, each once.
+        let mut sites: Vec<MethodId> = started.starts.iter().map(|(s, _)| s.0).collect();
+        sites.sort_unstable();
+        sites.dedup();
+        for s in sites {
             by_site.entry(s).or_default().push(t);
         }
     }
@@ -971,8 +975,6 @@ struct Spawn {
 /// A thread the scanned code starts.
 struct Started {
     thread: AbstractThread,
-    /// The methods that start it.
-    site_methods: Vec<MethodId>,
     /// Each start, and what waits for it.
     starts: Vec<((MethodId, u32), Handle)>,
 }
@@ -1039,8 +1041,6 @@ fn spawned_threads(p: &Program) -> Vec<Started> {
         distinct.dedup();
         let many = distinct.len() > 1 || sites.iter().any(|s| s.in_loop || s.many);
         let label = &sites[0].label;
-        let mut site_methods: Vec<MethodId> = distinct.iter().map(|s| s.0).collect();
-        site_methods.dedup();
         let starts = sites.iter().map(|s| (s.site, s.handle)).collect();
         threads.push(Started {
             thread: AbstractThread {
@@ -1052,7 +1052,6 @@ fn spawned_threads(p: &Program) -> Vec<Started> {
                 callers: false,
                 alone: None,
             },
-            site_methods,
             starts,
         });
     }
@@ -1383,16 +1382,14 @@ impl Observer for Finder<'_> {
         let receiver = usize::from(kind != InvokeKind::Static);
         // What waits for the task: the thread a constructor makes, the thread or future the
         // call returns, the pool it is handed to.
-        let on = |k: usize| {
-            if k < receiver {
-                frame.stack[first].sym
-            } else {
-                Sym::Unknown
-            }
+        let on = if receiver == 1 {
+            frame.stack[first].sym
+        } else {
+            Sym::Unknown
         };
         let handle = match sink {
             Sink::Creates if &*m.name == "<init>" => Handle {
-                object: on(0),
+                object: on,
                 ..Handle::NONE
             },
             Sink::Starts | Sink::Creates => Handle {
@@ -1401,7 +1398,7 @@ impl Observer for Finder<'_> {
             },
             Sink::Pool => Handle {
                 object: Sym::Value(at),
-                pool: on(0),
+                pool: on,
                 done: &*m.name == "invoke" && m.class.contains("ForkJoinPool")
                     || &*m.name == "invokeAll",
             },
