@@ -12,9 +12,9 @@ usage() {
     cat <<'USAGE'
 Usage: bench/programs/run.sh [BINARY]
 
-Compiles each program under bench/programs/{a,b}/<name>/ with javac (JAVA_HOME's, or the one
-on PATH) and scans its classes with `BINARY scan --rules all` (default:
-target/release/stalecheck).
+Compiles each program under bench/programs/<set>/<name>/ with javac (JAVA_HOME's, or the one
+on PATH) and scans its classes with `BINARY scan --rules all`, then with the default rules
+(BINARY defaults to target/release/stalecheck).
 USAGE
 }
 
@@ -36,7 +36,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 status=0
-for dir in "$here"/a/* "$here"/b/*; do
+for dir in "$here"/*/*; do
     [[ -d $dir ]] || continue
     name=$(basename "$(dirname "$dir")")/$(basename "$dir")
     out=$work/${name//\//_}
@@ -47,14 +47,19 @@ for dir in "$here"/a/* "$here"/b/*; do
         status=1
         continue
     }
-    rc=0
-    "$bin" scan --rules all --format json --output "$out/report.json" "$out/classes" \
-        >/dev/null 2>"$out/scan.log" || rc=$?
-    if ((rc > 1)); then
-        echo "$name: scan failed (exit $rc)" >&2
-        cat "$out/scan.log" >&2
-        status=1
-    fi
+    # All rules, then the default run (where a finding another rule confirms stays its own).
+    for run in all default; do
+        rc=0
+        args=(--rules all)
+        [[ $run == default ]] && args=()
+        "$bin" scan "${args[@]}" --format json --output "$out/$run.json" "$out/classes" \
+            >/dev/null 2>"$out/scan.log" || rc=$?
+        if ((rc > 1)); then
+            echo "$name: scan failed (exit $rc)" >&2
+            cat "$out/scan.log" >&2
+            status=1
+        fi
+    done
 done
 
 python3 - "$work" <<'PY'
@@ -62,21 +67,30 @@ import collections, glob, json, os, sys
 
 work = sys.argv[1]
 false_by_rule = collections.Counter()
-correct = buggy = caught = 0
+false_default = 0
+correct = buggy = caught = caught_default = 0
 missed = []
-for report in sorted(glob.glob(os.path.join(work, "*", "report.json"))):
+def warnings(report):
+    try:
+        return [f for f in json.load(open(report))["findings"] if f["level"] == "warning"]
+    except (OSError, ValueError):
+        return []
+for report in sorted(glob.glob(os.path.join(work, "*", "all.json"))):
     name = os.path.basename(os.path.dirname(report)).replace("_", "/", 1)
-    findings = [f for f in json.load(open(report))["findings"] if f["level"] == "warning"]
+    findings = warnings(report)
+    default = warnings(os.path.join(os.path.dirname(report), "default.json"))
     is_bug = name.endswith("bug")
     if is_bug:
         buggy += 1
         caught += bool(findings)
+        caught_default += bool(default)
         if not findings:
             missed.append(name)
     else:
         correct += 1
         for f in findings:
             false_by_rule[f["rule"]] += 1
+        false_default += len(default)
     mark = "twin" if is_bug else "correct"
     print(f"{name:24} {mark:8} {len(findings)} warning(s)")
     for f in findings:
@@ -86,5 +100,6 @@ total = sum(false_by_rule.values())
 by_rule = ", ".join(f"{r} {n}" for r, n in sorted(false_by_rule.items())) or "none"
 print(f"correct programs: {correct}, warnings on them (false alarms): {total} ({by_rule})")
 print(f"buggy twins: {buggy}, reported: {caught}" + (f"; missed: {', '.join(missed)}" if missed else ""))
+print(f"default run: false alarms {false_default}, twins reported {caught_default}")
 PY
 exit $status

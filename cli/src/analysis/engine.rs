@@ -203,6 +203,13 @@ pub trait Analysis {
     /// values.
     fn observe(&mut self, _at: u32, _frame: &Frame<Self::V>) {}
 
+    /// Whether the analysis wants [`Analysis::locks_at`].
+    const LOCKS: bool = false;
+
+    /// Called before each instruction of the passes before the recording one (which calls
+    /// [`Analysis::observe`] instead) with the locks held there.
+    fn locks_at(&mut self, _locks: &LockState) {}
+
     /// The value of local slot `slot` on entry to the method (parameters, `this` at slot 0 of
     /// an instance method); every other register starts as `V::default()`.
     fn entry_local(&mut self, _slot: usize) -> Self::V {
@@ -228,6 +235,14 @@ pub trait Analysis {
     /// [`StepCx::stores`]), applied to every register: this thread has overwritten the location
     /// a value came from; `single_writer` when by a single-writer publication (`lazySet`).
     fn stored(&mut self, _place: Sym, _single_writer: bool, _v: &mut Self::V) {}
+
+    /// Whether the analysis wants [`Analysis::contents`].
+    const CONTENTS: bool = false;
+
+    /// An element `stored` into an array this method allocated, applied to every register that
+    /// holds the array: a later load of an element gets it from the array's own value (values
+    /// kept in a local array, `old[c] = counts[c]; .. counts[c] = old[c] + n;`).
+    fn contents(&mut self, _array: &mut Self::V, _stored: &Self::V) {}
 }
 
 /// An analysis that tracks no values and only looks at program points (held locks, receivers)
@@ -613,6 +628,8 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             }
             if record {
                 a.observe(i, &f);
+            } else if A::LOCKS {
+                a.locks_at(&f.locks);
             }
             let branch = self.step(a, i, &mut f, record)?;
             if i + 1 == block.end {
@@ -756,6 +773,25 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             Op::ArrayStore(n) => {
                 let k = 2 + *n as usize;
                 let at = self.through(f, k, Sym::Unknown, true);
+                // An element stored into an array this method made goes into every register
+                // that holds the array: what it holds is in it.
+                if A::CONTENTS {
+                    let array =
+                        (f.stack.len().checked_sub(k).map(|x| f.stack[x].sym)).filter(|s| {
+                            matches!(s, Sym::Value(j) if matches!(
+                                self.cx.code.insns.get(*j as usize).map(|x| &x.op),
+                                Some(Op::NewArray(_))
+                            ))
+                        });
+                    if let (Some(array), Some(stored)) = (array, f.stack.last()) {
+                        let stored = stored.v.clone();
+                        for s in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+                            if s.sym == array {
+                                a.contents(&mut s.v, &stored);
+                            }
+                        }
+                    }
+                }
                 self.simple_at(a, f, i, k, 0, StepKind::Sink, at, record)?
             }
             Op::ArrayLength => {

@@ -95,6 +95,11 @@ pub fn stamped_op(name: &str) -> Option<LockOp> {
         "unlockWrite" | "tryUnlockWrite" => Some(Release(Part::Write)),
         "unlockRead" | "tryUnlockRead" => Some(Release(Part::Read)),
         "unlock" => Some(Release(Part::Either)),
+        // An optimistic read: what is read from `tryOptimisticRead()` to `validate(stamp)` is
+        // one read section where the validation succeeds (where it fails the code reads again,
+        // under the read lock), as the class's documentation has it.
+        "tryOptimisticRead" => Some(Acquire(Part::Read)),
+        "validate" => Some(Release(Part::Read)),
         _ => None,
     }
 }
@@ -673,6 +678,7 @@ impl ThreadSafeList {
                 | [.., b'b', b'l', b'y']
                 | [.., b'e', b'a', b'd']
                 | [.., b'i', b't', b'e']
+                | [.., b'a', b't', b'e']
         ) {
             return None;
         }
@@ -1739,6 +1745,8 @@ mod tests {
             "tryUnlockWrite",
             "unlockRead",
             "tryUnlockRead",
+            "tryOptimisticRead",
+            "validate",
         ] {
             assert_eq!(op(stamped, name), stamped_op(name), "{name}");
             assert!(op(stamped, name).is_some(), "{name}");
@@ -1747,8 +1755,14 @@ mod tests {
             op(lock, "lockInterruptibly"),
             Some(LockOp::Acquire(Part::Whole))
         );
-        // An optimistic read takes no lock; a `ReadWriteLock`'s `writeLock()` returns a part.
-        assert_eq!(op(stamped, "tryOptimisticRead"), None);
+        // An optimistic read is a read section up to its validation; a `ReadWriteLock`'s
+        // `writeLock()` returns a part.
+        assert_eq!(
+            op(stamped, "tryOptimisticRead"),
+            Some(LockOp::Acquire(Part::Read))
+        );
+        assert_eq!(op(stamped, "validate"), Some(LockOp::Release(Part::Read)));
+        assert_eq!(op(lock, "validate"), None);
         let rw = "java/util/concurrent/locks/ReentrantReadWriteLock";
         assert_eq!(op(rw, "writeLock"), None);
         // Releasing "either part" gives back the part that is held.

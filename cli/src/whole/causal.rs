@@ -668,7 +668,7 @@ struct Run<'a> {
     /// Reads made in this method outside every region, its caller's included.
     unlocked: u64,
     via: [u32; 64],
-    /// Own regions held at the current instruction (recording pass).
+    /// Own regions held at the current instruction (on every pass: [`Run::exited`] asks them).
     held: Vec<u32>,
     combined: FxHashSet<(Var, Var, bool)>,
     flowed: u64,
@@ -697,7 +697,7 @@ impl Run<'_> {
     /// it, as the value would had it been copied out to be tested after the exit. (A value
     /// leaves at the exit through [`Run::region`]; a condition tested inside the region is no
     /// value of any register there.)
-    fn exited(&mut self, ctl: &mut Val, at: u32) {
+    fn exited(&mut self, ctl: &mut Val, at: u32, record: bool) {
         let inside = ctl.src & self.atomic & !ctl.left;
         for b in bits(inside) {
             let Some(o) = self.outer_of(b) else {
@@ -708,7 +708,7 @@ impl Run<'_> {
             }
             ctl.left |= 1 << b;
             ctl.again &= !(1 << b);
-            if self.left_at[b] == NO_LEFT {
+            if record && self.left_at[b] == NO_LEFT {
                 self.left_at[b] = self.exit_at.get(&o).copied().unwrap_or(at);
             }
         }
@@ -1136,19 +1136,46 @@ impl Run<'_> {
         // (`if (version == seen) value = v;`), in a region of this method that moves the
         // version on too (`version = seen + 1`). Equal versions say nothing was written since
         // the snapshot: it is current, as a compare-and-set's expected value is where it wins.
-        let guard = if edge == Edge::Write && dst.node == self.node && stale != 0 {
-            self.ctl_flow(self.guards(entry_at))
+        let raw_guard = if edge == Edge::Write && dst.node == self.node && stale != 0 {
+            self.guards(entry_at)
         } else {
             Val::default()
         };
-        let versioned = |b: usize, src: &GAccess| {
+        let guard = self.ctl_flow(raw_guard);
+        // A fresh look at a variable on the branch that guards the write (a retry loop left
+        // only by its success path, which control dependence does not see: `while (true) {
+        // seen = version; ..; synchronized (this) { if (version == seen) { ..; return; } } }`)
+        // decides it again: the earlier round's look that led back to the loop is superseded,
+        // and so is the stale value itself where the guard compares it with the fresh look
+        // (`version = seen + 1` there writes what the version still is, plus one).
+        // (A look of the write's own region: the guard's value was recorded at the branch,
+        // where a look of an earlier region had not left yet.)
+        // Only where control dependence sees no condition of the write at all (the retry
+        // loop): elsewhere a guard's fresh read may only index what decides (`for (n =
+        // buckets[bucket]; n != null; ..)` before `bucket++`), and the write's own conditions
+        // say what decides it.
+        let unseen = self
+            .ctrl
+            .get(self.block_of[entry_at as usize] as usize)
+            .is_some_and(|c| c.branches.is_empty());
+        let guarded: Vec<Var> = bits(guard.current() & self.atomic)
+            .filter(|&b| unseen && self.outer_of(b) == Some(dst.site))
+            .filter_map(|b| match self.srcs[b] {
+                Src::Atomic(g) => Some(g.var),
+                _ => None,
+            })
+            .collect();
+        // A look that only decided the write (`if (cached == null || cached.version !=
+        // version)`, then `if (version == v) cached = s;`) needs no move of the version: what
+        // another thread may have done meanwhile is the same act for the same version.
+        let versioned = |b: usize, src: &GAccess, check: bool| {
             bits(guard.src & guard.left & self.atomic).any(|k| {
                 matches!(self.srcs[k], Src::Atomic(g)
                 if g.var != src.var
                     && g.node == src.node
                     && g.site == src.site
                     && self.left_at[k] == self.left_at[b]
-                    && self.region_writes.contains(&(g.var, dst.site))
+                    && (check || self.region_writes.contains(&(g.var, dst.site)))
                     && bits(guard.current() & self.atomic).any(|f| {
                         matches!(self.srcs[f], Src::Atomic(h) if h.var == g.var)
                     }))
@@ -1176,6 +1203,12 @@ impl Run<'_> {
             {
                 continue;
             }
+            // A look that the same call made on an earlier round, which only decided to make
+            // the call again (`while ((x = unlinkFirst()) == null) notEmpty.await();`): the
+            // call looks again at what it acts on.
+            if check && self.imported & (1 << b) != 0 && self.via[b] == entry_at {
+                continue;
+            }
             // A look that saw a one-way variable's last value decides on what no thread can
             // change any more.
             if check && self.terminal_look(b, src.var, entry_at) {
@@ -1187,14 +1220,15 @@ impl Run<'_> {
                 continue;
             }
             let superseded = if check {
-                rechecked.contains(&src.var)
+                rechecked.contains(&src.var) || guarded.contains(&src.var)
             } else {
                 current.contains(&src.var)
+                    || (raw_guard.data & (1 << b) != 0 && guarded.contains(&src.var))
             };
             if superseded
                 || self.other_object(b, on)
                 || self.decided_by_outcome(entry_at, b, src.var)
-                || (!unlocked && versioned(b, &src))
+                || (!unlocked && versioned(b, &src, check))
             {
                 continue;
             }
@@ -1224,7 +1258,8 @@ impl Run<'_> {
     /// The conditions of the branches that guard the instruction at `at`: one way out of the
     /// branch leads only there (its successor, reached from the branch alone, dominates `at`),
     /// also where control dependence sees none (a retry loop left only by the success path:
-    /// `while (true) { ..; synchronized (this) { if (version == seen) { ..; return; } } }`).
+    /// `while (true) { ..; synchronized (this) { if (version == seen) { ..; return; } } }`), with
+    /// the values they compare as data.
     fn guards(&self, at: u32) -> Val {
         let block = self.block_of[at as usize];
         let blocks = &self.cfg.blocks;
@@ -1251,7 +1286,6 @@ impl Run<'_> {
                 v = v.or(*c);
             }
         }
-        v.data = 0;
         v
     }
 
@@ -1870,6 +1904,14 @@ impl Run<'_> {
             }
             self.define(at, data.or(ctl), Some(var));
         }
+        // What an update gives back (the element `pollFirst()` took, or `null` where there was
+        // none) is the outcome of this thread's own update, as on a thread-safe collection:
+        // tested, it re-checks the contents for a look made before.
+        if access & WRITE != 0 && cx.produces && returns == Returns::Owned {
+            let bit = self.source((at, 0), Src::Outcome(var, at), None);
+            v.src |= bit;
+            v.data |= bit;
+        }
         v.field = 0;
         Some(v)
     }
@@ -2317,18 +2359,35 @@ impl Analysis for Run<'_> {
     }
 
     fn observe(&mut self, _at: u32, frame: &Frame<Val>) {
+        self.locks_at(&frame.locks);
+    }
+
+    // The regions held, on every pass ([`Run::exited`] asks them).
+    const LOCKS: bool = true;
+
+    fn locks_at(&mut self, locks: &locks::LockState) {
         self.held.clear();
         self.held.extend(
-            frame
-                .locks
-                .held
-                .iter()
+            (locks.held.iter())
                 .map(|h| h.site)
                 .filter(|&s| s != CALLER_SITE),
         );
     }
 
     const STORES: bool = true;
+    const CONTENTS: bool = true;
+
+    fn contents(&mut self, array: &mut Val, stored: &Val) {
+        // The array this method made holds what went into it: an element loaded from it is a
+        // value of the states it was read from (`old[c] = counts[c]` in one region, `counts[c] =
+        // old[c] + n` in the next), leaving regions with the array.
+        let m = array.or(*stored);
+        array.src = m.src;
+        array.data = m.data;
+        array.left = m.left;
+        array.again = m.again;
+        array.mine = m.mine;
+    }
 
     fn stored(&mut self, _place: locks::Sym, _single_writer: bool, v: &mut Val) {
         v.mine |= self.took & v.src;
@@ -2370,8 +2429,11 @@ impl Analysis for Run<'_> {
         self.publish = 0;
         let op = self.code.insns[at as usize].op.clone();
         let mut ctl = self.control(at);
+        // A condition tested inside a region that is no longer held has left it, on every
+        // pass: a value made under it after the exit (a loop counter's `i = 0`) carries the
+        // look as left, not as a fresh read that a later condition on it would make again.
+        self.exited(&mut ctl, at, cx.record);
         if cx.record {
-            self.exited(&mut ctl, at);
             self.escapes(cx.kind, inputs);
             let entry = matches!(cx.kind, StepKind::Lock | StepKind::Call(_));
             if entry && cx.caller_region.is_none() {

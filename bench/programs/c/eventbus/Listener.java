@@ -1,0 +1,5 @@
+package eventbus;
+
+interface Listener {
+    void onEvent(Event e);
+}
