@@ -1142,18 +1142,16 @@ impl Run<'_> {
             Val::default()
         };
         let guard = self.ctl_flow(raw_guard);
-        // A fresh look at a variable on the branch that guards the write (a retry loop left
-        // only by its success path, which control dependence does not see: `while (true) {
-        // seen = version; ..; synchronized (this) { if (version == seen) { ..; return; } } }`)
-        // decides it again: the earlier round's look that led back to the loop is superseded,
-        // and so is the stale value itself where the guard compares it with the fresh look
-        // (`version = seen + 1` there writes what the version still is, plus one).
-        // (A look of the write's own region: the guard's value was recorded at the branch,
-        // where a look of an earlier region had not left yet.)
-        // Only where control dependence sees no condition of the write at all (the retry
-        // loop): elsewhere a guard's fresh read may only index what decides (`for (n =
-        // buckets[bucket]; n != null; ..)` before `bucket++`), and the write's own conditions
-        // say what decides it.
+        // Where control dependence sees no condition of the write at all (a retry loop left
+        // only by its success path: `while (true) { seen = version; ..; synchronized (this) {
+        // if (version == seen) { ..; return; } } }`), a fresh look of the write's own region on
+        // a branch that guards it decides it again: the earlier round's look that led back to
+        // the loop is superseded, and so is the stale value the guard compares with the fresh
+        // look (`version = seen + 1` there writes what the version still is, plus one). Only
+        // there: elsewhere the write's own conditions say what decides it, and a guard's fresh
+        // read may only index what does (`for (n = buckets[bucket]; n != null; ..)` before
+        // `bucket++`). The look must be of the write's region: the guard's value was recorded
+        // at the branch, where a look of an earlier region had not left yet.
         let unseen = self
             .ctrl
             .get(self.block_of[entry_at as usize] as usize)
@@ -2362,7 +2360,7 @@ impl Analysis for Run<'_> {
         self.locks_at(&frame.locks);
     }
 
-    // The regions held, on every pass ([`Run::exited`] asks them).
+    /// The regions held, on every pass ([`Run::exited`] asks them).
     const LOCKS: bool = true;
 
     fn locks_at(&mut self, locks: &locks::LockState) {
