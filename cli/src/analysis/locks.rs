@@ -230,9 +230,19 @@ fn wait_target(ts: &ThreadSafeList, r: &MemberRef) -> Option<CallTarget> {
 /// again in the middle.
 pub fn waits(p: &Program, id: crate::program::MethodId) -> bool {
     let c = p.class(id.class);
-    (p.method(id).code.iter().flat_map(|code| &code.insns)).any(|i| {
+    (p.method(id).code.iter()).any(|code| wait_sites(p, c, code).next().is_some())
+}
+
+/// The instructions of `code` (of class `c`) that wait ([`wait_target`]).
+pub fn wait_sites<'a>(
+    p: &'a Program,
+    c: &'a Class,
+    code: &'a crate::bytecode::Code,
+) -> impl Iterator<Item = u32> + 'a {
+    (code.insns.iter().enumerate()).filter_map(move |(at, i)| {
         matches!(i.op, crate::bytecode::Op::Invoke(kind, r)
             if kind != InvokeKind::Static && wait_target(&p.thread_safe, c.member(r)).is_some())
+        .then_some(at as u32)
     })
 }
 
@@ -486,6 +496,11 @@ pub struct ThreadSafeList {
     size_reads: FxHashSet<String>,
     /// Can make a collection smaller (`remove`, `clear`, `poll`): method names.
     shrinks: FxHashSet<String>,
+    /// Look at whether a key is there (`containsKey`): method names.
+    key_tests: FxHashSet<String>,
+    /// Look a value up by its key, `null` where the key is gone (`get(Object)`): names with
+    /// descriptors.
+    key_reads: Pairs,
     /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
     head_removes: Pairs,
     /// Adds its argument to the value the object holds now (`addAndGet`, `getAndAdd`, a
@@ -610,6 +625,7 @@ impl ThreadSafeList {
                 "format" => self.formats.insert_member(name),
                 "validating" => self.validating.insert_signature(name),
                 "head-remove" => self.head_removes.insert_signature(name),
+                "key-read" => self.key_reads.insert_signature(name),
                 "delta" => self.deltas.insert_signature(name),
                 "reflective" => self.reflective.insert_member(name),
                 "serial" => self.serial.insert_member(name),
@@ -628,6 +644,7 @@ impl ThreadSafeList {
                 "head-read" => &mut self.head_reads,
                 "size-read" => &mut self.size_reads,
                 "size-shrink" => &mut self.shrinks,
+                "key-test" => &mut self.key_tests,
                 "copy" => &mut self.copies,
                 "value" => &mut self.values,
                 "confined" => &mut self.confined,
@@ -811,6 +828,16 @@ impl ThreadSafeList {
     /// Whether method `name` of a thread-safe object looks at how many elements there are.
     pub fn is_size_read(&self, name: &str) -> bool {
         self.size_reads.contains(name)
+    }
+
+    /// Whether method `name` looks at whether a key is there (`containsKey`).
+    pub fn is_key_test(&self, name: &str) -> bool {
+        self.key_tests.contains(name)
+    }
+
+    /// Whether method `name` with descriptor `desc` looks a value up by its key (`get(Object)`).
+    pub fn is_key_read(&self, name: &str, desc: &str) -> bool {
+        self.key_reads.contains(name, desc)
     }
 
     /// Whether method `name` of a thread-safe object can make it hold fewer elements.

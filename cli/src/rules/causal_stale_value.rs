@@ -135,8 +135,18 @@ pub fn check(
                 continue;
             }
             // An index is bounded by a look at the size (`size()`, `isEmpty()`), not by another
-            // element read.
-            if f.index && !head(f.src.loc, &|name, _| p.thread_safe.is_size_read(name)) {
+            // element read; a lookup by key counts on a look that found the key
+            // (`containsKey`).
+            let by_key = f.index && key_read(p, f);
+            if f.index
+                && !head(f.src.loc, &|name, _| {
+                    if by_key {
+                        p.thread_safe.is_key_test(name)
+                    } else {
+                        p.thread_safe.is_size_read(name)
+                    }
+                })
+            {
                 continue;
             }
             let ws = if f.index {
@@ -320,6 +330,13 @@ fn callee(p: &Program, m: MethodId, at: u32) -> Option<&crate::bytecode::MemberR
 
 /// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
 /// `f`.
+/// Whether the access `f` is decided for is a lookup by key ([`Flow::index`] of `get(k)`).
+fn key_read(p: &Program, f: &Flow) -> bool {
+    call_is(p, f.dst.loc.method, f.dst.loc.at, |name, desc| {
+        p.thread_safe.is_key_read(name, desc)
+    })
+}
+
 fn call_is(p: &Program, m: MethodId, at: u32, f: impl Fn(&str, &str) -> bool) -> bool {
     callee(p, m, at).is_some_and(|r| f(&r.name, &r.desc))
 }
@@ -413,7 +430,10 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         ));
     }
     let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
-    let use_msg = if f.index {
+    let by_key = f.index && key_read(p, f);
+    let use_msg = if by_key {
+        format!("the decision on it lets a key of {written} be looked up here, inside {r2}, and the result used untested: gone if {writer_name} removed it in between")
+    } else if f.index {
         format!("the decision on it lets an index into {written} be used here, inside {r2}: out of range if {writer_name} removed elements in between")
     } else if same_place {
         format!("the value (or a condition on it) is written to {written} here, inside {r2}")
@@ -461,8 +481,16 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
                 threads.join(", ")
             )
         };
+        let (used, fails) = if by_key {
+            (
+                "a key of it is looked up",
+                "the key may be gone and the lookup give null",
+            )
+        } else {
+            ("an index into it is used", "the index may be out of range")
+        };
         format!(
-            "Stale value across critical sections: {what} {read_words} ({}), left it, and decides whether an index into it is used inside {r2} ({}); {who}, so the index may be out of range when it is used",
+            "Stale value across critical sections: {what} {read_words} ({}), left it, and decides whether {used} inside {r2} ({}); {who}, so {fails} when it is used",
             read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
             entry_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         )
@@ -490,7 +518,9 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         age: None,
         steps,
         threads,
-        evidence: Some(if f.index {
+        evidence: Some(if by_key {
+            "key-check"
+        } else if f.index {
             "index-check"
         } else if f.check {
             "check-then-act"
@@ -570,7 +600,7 @@ pub fn merge_duplicates(diags: &mut Vec<Diagnostic>) {
         if let Some(&i) = stale.get(&key(d)) {
             into.push((j, i, false));
         } else if let Some(&i) = snapshot(d)
-            .filter(|_| d.evidence == Some("index-check"))
+            .filter(|_| matches!(d.evidence, Some("index-check" | "key-check")))
             .and_then(|s| snaps.get(&s))
         {
             into.push((j, i, true));

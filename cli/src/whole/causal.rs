@@ -628,6 +628,13 @@ struct Run<'a> {
     cfg: &'a Cfg,
     /// Branch instructions each block is control dependent on (transitively).
     ctrl: Vec<Control>,
+    /// The guards of this method's waits (`while (count == 0) wait();`, `if (!ready)
+    /// await()`): each branch a wait depends on directly, with the blocks its own block
+    /// dominates ([`Run::wait_post`]).
+    wait_guards: Vec<(u32, Vec<bool>)>,
+    /// What the wait guards established at the current instruction, after their region
+    /// ([`Run::wait_post`]): a check of every write there.
+    post: Val,
     /// Call sites of this node (facts), by instruction.
     calls: FxHashMap<u32, usize>,
     nparams: usize,
@@ -689,6 +696,27 @@ struct Run<'a> {
 impl Run<'_> {
     fn control(&self, at: u32) -> Val {
         self.control_of(self.block_of[at as usize] as usize, 0)
+    }
+
+    /// What a wait's guard established, at `at` after the guard (past the loop or the `if`,
+    /// no longer deciding `at` by control): the code after `while (count == 0) wait();` acts on
+    /// `count > 0`. Only once the guard's region is left, where nothing re-checks it: an action
+    /// in the next critical section (`synchronized (this) { if (count == 0) wait(); }
+    /// synchronized (this) { count--; .. }`) is decided by a look another consumer may have made
+    /// stale. Inside the region the guard holds, as the monitor's contract says.
+    fn wait_post(&self, at: u32) -> Val {
+        let block = self.block_of[at as usize];
+        let mut post = Val::default();
+        for (br, dominated) in &self.wait_guards {
+            let after = dominated.get(block as usize).copied().unwrap_or(false)
+                && self.block_of[*br as usize] != block
+                && !(self.ctrl.get(block as usize)).is_some_and(|c| c.branches.contains(br));
+            if let (true, Some(c)) = (after, self.branch.get(br)) {
+                post = post.or(*c);
+            }
+        }
+        post.data = 0;
+        post
     }
 
     /// Marks as left the sources of condition `ctl` at `at` (recording pass) whose region is no
@@ -1109,6 +1137,7 @@ impl Run<'_> {
         (entry_at, enter_site): (u32, u32),
         edge: Edge,
     ) {
+        let v = v.or(self.post);
         let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed & !v.mine;
         if stale == 0 {
             return;
@@ -1802,7 +1831,9 @@ impl Run<'_> {
             }
             // A read by index decided by an earlier look at the size (`i < v.size()`, then
             // `v.get(i)`): the decision alone flows (the index need not come from the size).
-            if access & WRITE == 0 && cx.record && self.class.member(r).desc.starts_with("(I") {
+            // So does a lookup by key whose result nothing tests, after a look that found the
+            // key (`containsKey(k)`, then `get(k)`).
+            if access & WRITE == 0 && cx.record && self.looked_up(m, cx.at) {
                 self.index_read(var, (cx.at, cx.at), on, ctl);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
@@ -1839,6 +1870,55 @@ impl Run<'_> {
         result
     }
 
+    /// Whether the call of `m` at `at` reads an element by position (`get(int)`), or by key
+    /// with a result dereferenced untested (`get(k).trim()`): it counts on the element being
+    /// there. (A lookup whose `null` the code passes on or tests handles a missing key.)
+    fn looked_up(&self, m: &crate::bytecode::MemberRef, at: u32) -> bool {
+        m.desc.starts_with("(I")
+            || (self.p.thread_safe.is_key_read(&m.name, &m.desc) && self.dereferenced(at))
+    }
+
+    /// Whether the value the instruction at `at` produces is dereferenced at once: the
+    /// receiver of a call without arguments (`get(k).trim()`, an unboxing `intValue()`), a
+    /// field or an array length read of it, also through a local loaded next on the same
+    /// straight path (`String t = get(k); t.length()`).
+    fn dereferenced(&self, at: u32) -> bool {
+        let insns = &self.code.insns;
+        let op = |k: usize| insns.get(k).map(|i| &i.op);
+        let skip_casts = |mut k: usize| {
+            while matches!(op(k), Some(Op::CheckCast)) {
+                k += 1;
+            }
+            k
+        };
+        let deref = |k: usize| match op(k) {
+            Some(Op::GetField(_) | Op::ArrayLength | Op::MonitorEnter | Op::Athrow) => true,
+            Some(&Op::Invoke(kind, r)) => {
+                kind != crate::bytecode::InvokeKind::Static
+                    && self.class.member(r).desc.starts_with("()")
+            }
+            _ => false,
+        };
+        let k = skip_casts(at as usize + 1);
+        if deref(k) {
+            return true;
+        }
+        let Some(&Op::Store(slot, _)) = op(k) else {
+            return false;
+        };
+        for j in k + 1..insns.len() {
+            match op(j) {
+                Some(&Op::Load(s, _)) if s == slot => return deref(skip_casts(j + 1)),
+                Some(&Op::Store(s, _)) if s == slot => return false,
+                Some(Op::If { .. } | Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::Athrow) => {
+                    return false
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// A read by index of `var` at `at` in the region at `site` (recording pass): the condition
     /// `ctl` on an earlier look at the size decides it (the index need not come from the size),
     /// here and, through [`Summary::index_reads`], in the callers.
@@ -1849,7 +1929,13 @@ impl Run<'_> {
             site,
             loc: self.loc(at),
         };
-        push_capped(&mut self.out.summary.index_reads, dst);
+        // A lookup by key counts on a look of this method: a callee's own lookup is decided by
+        // its own looks too (`computeIfAbsent(k, ..)`, then `get(k)` under the same lock).
+        let by_index = matches!(self.code.insns.get(at as usize).map(|i| &i.op),
+            Some(&Op::Invoke(_, r)) if self.class.member(r).desc.starts_with("(I"));
+        if by_index {
+            push_capped(&mut self.out.summary.index_reads, dst);
+        }
         self.flow(self.ctl_flow(ctl), 0, (dst, on), (at, site), Edge::Index);
     }
 
@@ -1887,9 +1973,10 @@ impl Run<'_> {
         if access & READ != 0 && returns == Returns::Shared {
             v = v.or(self.read(at, var, cx.region, None));
         }
-        // A read by index decided by an earlier look at the size, as on a thread-safe list.
+        // A read by index decided by an earlier look at the size, or by key after a look at
+        // the key, as on a thread-safe collection.
         if let (0, true, Some(site)) = (access & WRITE, cx.record, Self::own(cx.region)) {
-            if m.desc.starts_with("(I") {
+            if self.looked_up(m, at) {
                 self.index_read(var, (at, site), on, ctl);
             }
         }
@@ -2438,6 +2525,14 @@ impl Analysis for Run<'_> {
                 self.decided(at, ctl);
             }
         }
+        // After a wait's guard, its condition decides the writes that follow (as a check: it
+        // is no operand of what they compute, and the method enters their sections on every
+        // path).
+        if !self.wait_guards.is_empty() {
+            let mut post = self.wait_post(at);
+            self.exited(&mut post, at, cx.record);
+            self.post = post.keep(post.left);
+        }
         match cx.kind {
             StepKind::Fresh => Val {
                 flag: match op {
@@ -2719,6 +2814,8 @@ fn analyse(
         ctrl: p.with_known(method.class, |known| {
             control_dependence(&cfg, class, code, known)
         }),
+        wait_guards: Vec::new(),
+        post: Val::default(),
         calls,
         nparams,
         branch: FxHashMap::default(),
@@ -2747,6 +2844,13 @@ fn analyse(
         outcome_tested: FxHashSet::default(),
         out: NodeOut::default(),
     };
+    run.wait_guards = locks::wait_sites(p, class, code)
+        .flat_map(|w| {
+            let c = run.ctrl.get(cfg.block_of[w as usize] as usize);
+            c.map_or(&[][..], |c| &c.branches[..c.direct]).to_vec()
+        })
+        .map(|br| (br, cfg.dominated_by(cfg.block_of[br as usize])))
+        .collect();
     engine::run(&cx, &mut run).ok()?;
     // A decision on a stale value that leads to an update whose own outcome the code then
     // tests (`if (q.size() > 0) { r = q.poll(); if (r != null) ... }`, `if (rc.get() > 0) { if
