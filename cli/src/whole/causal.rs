@@ -1545,6 +1545,15 @@ impl Run<'_> {
         bits(ctl.src).any(|b| self.src_var(b) == Some(var))
     }
 
+    /// Whether a look at `var` made in the current region decides the value `v` written to it
+    /// (a condition it was computed under, not an operand: `data` are its operands): the value
+    /// is computed again from the state as it is now (`expected = count.get(); if (expected >=
+    /// threshold) { ..resize.. } count.set(recounted)`), so a caller's earlier look that only
+    /// decided to call is checked again, as by [`Self::looks_at`] of the write's own condition.
+    fn decides_value(&self, v: Val, data: u64, var: Var) -> bool {
+        self.looks_of(v.current() & self.atomic & !data, var) != 0
+    }
+
     /// The sources of condition `ctl` that look at a variable the callee summary `s` re-checks
     /// before write `w` by testing the outcome of its own update of it
     /// ([`Summary::outcome_checked`]), when `safe` (the call's result, if any, is tested): a
@@ -1642,7 +1651,8 @@ impl Run<'_> {
                         && self.region_writes.contains(&(g.var, site)))
             })
         });
-        let checked = checked || self.looks_at(ctl_here, var) || claimed;
+        let checked =
+            checked || self.looks_at(ctl_here, var) || claimed || self.decides_value(v, data, var);
         self.depend(v.src, var);
         match Self::own(region) {
             Some(site) => {
@@ -1812,7 +1822,7 @@ impl Run<'_> {
                     self.note_on(dst, on);
                     push_capped(&mut self.out.summary.writes, dst);
                     self.note_guard(cx.at, dst);
-                    if self.looks_at(ctl, var) {
+                    if self.looks_at(ctl, var) || self.decides_value(written, written.data, var) {
                         push_capped(&mut self.out.summary.self_checked, dst);
                     }
                     self.note_outcome_checked(ctl, dst);
