@@ -328,8 +328,6 @@ fn callee(p: &Program, m: MethodId, at: u32) -> Option<&crate::bytecode::MemberR
     }
 }
 
-/// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
-/// `f`.
 /// Whether the access `f` is decided for is a lookup by key ([`Flow::index`] of `get(k)`).
 fn key_read(p: &Program, f: &Flow) -> bool {
     call_is(p, f.dst.loc.method, f.dst.loc.at, |name, desc| {
@@ -337,6 +335,8 @@ fn key_read(p: &Program, f: &Flow) -> bool {
     })
 }
 
+/// Whether the instruction at `at` of method `m` is a call whose name and descriptor satisfy
+/// `f`.
 fn call_is(p: &Program, m: MethodId, at: u32, f: impl Fn(&str, &str) -> bool) -> bool {
     callee(p, m, at).is_some_and(|r| f(&r.name, &r.desc))
 }

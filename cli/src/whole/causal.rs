@@ -1843,8 +1843,9 @@ impl Run<'_> {
             // `v.get(i)`): the decision alone flows (the index need not come from the size).
             // So does a lookup by key whose result nothing tests, after a look that found the
             // key (`containsKey(k)`, then `get(k)`).
-            if access & WRITE == 0 && cx.record && self.looked_up(m, cx.at) {
-                self.index_read(var, (cx.at, cx.at), on, ctl);
+            let by_index = m.desc.starts_with("(I");
+            if access & WRITE == 0 && cx.record && (by_index || self.key_looked_up(m, cx.at)) {
+                self.index_read(var, (cx.at, cx.at), on, ctl, by_index);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -1880,12 +1881,12 @@ impl Run<'_> {
         result
     }
 
-    /// Whether the call of `m` at `at` reads an element by position (`get(int)`), or by key
-    /// with a result dereferenced untested (`get(k).trim()`): it counts on the element being
-    /// there. (A lookup whose `null` the code passes on or tests handles a missing key.)
-    fn looked_up(&self, m: &crate::bytecode::MemberRef, at: u32) -> bool {
-        m.desc.starts_with("(I")
-            || (self.p.thread_safe.is_key_read(&m.name, &m.desc) && self.dereferenced(at))
+    /// Whether the call of `m` at `at` looks a value up by key and dereferences it untested
+    /// (`get(k).trim()`): it counts on the key being there, as a read by position (`get(int)`)
+    /// counts on the index. (A lookup whose `null` the code passes on or tests handles a
+    /// missing key.)
+    fn key_looked_up(&self, m: &crate::bytecode::MemberRef, at: u32) -> bool {
+        self.p.thread_safe.is_key_read(&m.name, &m.desc) && self.dereferenced(at)
     }
 
     /// Whether the value the instruction at `at` produces is dereferenced at once: the
@@ -1931,18 +1932,16 @@ impl Run<'_> {
 
     /// A read by index of `var` at `at` in the region at `site` (recording pass): the condition
     /// `ctl` on an earlier look at the size decides it (the index need not come from the size),
-    /// here and, through [`Summary::index_reads`], in the callers.
-    fn index_read(&mut self, var: Var, (at, site): (u32, u32), on: u8, ctl: Val) {
+    /// here and, through [`Summary::index_reads`], in the callers. Without `by_index`, a lookup
+    /// by key, decided by a look of this method alone: a callee's own lookup is decided by its
+    /// own looks too (`computeIfAbsent(k, ..)`, then `get(k)` under the same lock).
+    fn index_read(&mut self, var: Var, (at, site): (u32, u32), on: u8, ctl: Val, by_index: bool) {
         let dst = GAccess {
             var,
             node: self.node,
             site,
             loc: self.loc(at),
         };
-        // A lookup by key counts on a look of this method: a callee's own lookup is decided by
-        // its own looks too (`computeIfAbsent(k, ..)`, then `get(k)` under the same lock).
-        let by_index = matches!(self.code.insns.get(at as usize).map(|i| &i.op),
-            Some(&Op::Invoke(_, r)) if self.class.member(r).desc.starts_with("(I"));
         if by_index {
             push_capped(&mut self.out.summary.index_reads, dst);
         }
@@ -1986,8 +1985,9 @@ impl Run<'_> {
         // A read by index decided by an earlier look at the size, or by key after a look at
         // the key, as on a thread-safe collection.
         if let (0, true, Some(site)) = (access & WRITE, cx.record, Self::own(cx.region)) {
-            if self.looked_up(m, at) {
-                self.index_read(var, (at, site), on, ctl);
+            let by_index = m.desc.starts_with("(I");
+            if by_index || self.key_looked_up(m, at) {
+                self.index_read(var, (at, site), on, ctl, by_index);
             }
         }
         if access & WRITE != 0 && cx.record {
