@@ -677,6 +677,12 @@ fn after(
 /// lock set up, which another thread can undo). Any other look may guard the later section (a
 /// `checkClosed()` that throws) or hand it its value, and links it.
 ///
+/// Also unlinked: a critical section of the method's own that writes and whose values all
+/// stay in it (no flow, link, combination, return or later use, deciding nothing about the
+/// other section, handed to no call inside it: [`NodeOut::handed`]), before a section that
+/// reads; where that section reads what the first wrote, only when its values stay in it too
+/// (two complete operations in a row: an insert-if-absent, then a check-then-remove).
+///
 /// Also unlinked: a look before a callee's section that decides each of its writes again
 /// (`Summary::self_checked`: `if (b[0] < b[1]) r.narrow()`, whatever the look's value does
 /// besides deciding), and a complete update of a callee whose outcome the method does not use,
@@ -694,6 +700,7 @@ fn after(
 /// [`NodeOut::links`]: crate::whole::causal::NodeOut::links
 /// [`NodeOut::escapes`]: crate::whole::causal::NodeOut::escapes
 /// [`NodeOut::decided`]: crate::whole::causal::NodeOut::decided
+/// [`NodeOut::handed`]: crate::whole::causal::NodeOut::handed
 fn linked(
     p: &Program,
     v: &Views,
@@ -848,7 +855,25 @@ fn linked(
         // (lo < hi) { lo++; hi--; }` called for its effect): the method holds nothing of it
         // that another thread's update could make stale.
         let complete = rechecks(e) && !acted_on && !escaped && !decided;
-        (read_only(look) && looks_again && !acted_on, complete)
+        // A critical section of the method's own whose values all stay in it: what it
+        // reads decides and feeds only what it does under its lock (`synchronized (list) {
+        // if (!list.contains(v)) list.add(v); }`), and nothing of it reaches a write, a
+        // return, a later decision or the other section. It is one complete operation, as a
+        // callee's self-checked update is. Only an update, one that writes under its lock (a
+        // field of any class): a section that only reads hands its values on in some way the
+        // method does not see (formatted into a caller's builder), or is a quick look.
+        let own = match e.sec {
+            Section::View(lv) if e.route[0] == NONE => (v.lock_views[lv as usize].parts.iter())
+                .any(|&i| v.parts[i as usize].1.iter().any(|&(_, k)| k & WRITE != 0)),
+            _ => false,
+        };
+        let handed = o.handed.iter().any(in_region);
+        let stays = own && !acted_on && !escaped && !handed;
+        (
+            read_only(look) && looks_again && !acted_on,
+            complete || stays && !decided,
+            stays,
+        )
     };
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
     // A first section that only stores its fields (it reads none of them, so hands nothing on)
@@ -874,7 +899,7 @@ fn linked(
     // A complete update is unlinked only from a section that reads: two that write stay one
     // split update (`closeWriter(); closed = true;`, which a writer between them sees half
     // done).
-    let ((qx, cx), (qy, cy)) = (quick(x, &fx, y, &fy), quick(y, &fy, x, &fx));
+    let ((qx, cx, sx), (qy, cy, sy)) = (quick(x, &fx, y, &fy), quick(y, &fy, x, &fx));
     let (cx, cy) = (cx && read_only(&fy), cy && read_only(&fx));
     if x_first && !(qx || cx) || y_first && !(qy || cy) {
         return true;
@@ -890,6 +915,10 @@ fn linked(
             .iter()
             .any(|t| after(p, v, n, first, t, flows))
     };
+    // A complete operation of the method's own sets up what a later section reads only
+    // when that section's values leave it (the field it created, returned after the lock):
+    // one that reads and acts under its lock alone decides on the state as it is then.
+    let (cx, cy) = (cx && (!sx || sy), cy && (!sy || sx));
     sets_up(&fx, &fy) && read_after(x, y) && !cx || sets_up(&fy, &fx) && read_after(y, x) && !cy
 }
 

@@ -302,6 +302,12 @@ pub struct NodeOut {
     /// dereferenced or indexed with, not only tested by a branch or formatted into a message.
     /// A read not here was used inside its region, or only to decide.
     pub escapes: Vec<(GAccess, bool)>,
+    /// Reads made in a region of this method whose value it hands, still in that region, to a
+    /// call as an argument (not as the receiver, not to a lock operation): a value passed on
+    /// to code that may keep or publish it (`journal.warn("n", count)`, `out.append(n)`),
+    /// where a later section's update can make it stale. A read not here (and not in
+    /// [`Self::escapes`]) only decided or fed what the region itself did.
+    pub handed: Vec<GAccess>,
     /// Lock operations and calls made outside every region of this method, each with a read
     /// that decides whether it runs (a branch on the read's value, in its region or after it,
     /// that the instruction depends on; `true`: a read outside every region): a later critical
@@ -1334,6 +1340,24 @@ impl Run<'_> {
         for b in bits(stale) {
             if let Some(g) = self.read_access(b) {
                 push_capped(&mut self.out.escapes, g);
+            }
+        }
+    }
+
+    /// Records the reads of a region that a call `op` in it takes as arguments
+    /// ([`NodeOut::handed`]).
+    fn handed(&mut self, kind: StepKind, op: &Op, inputs: &[Val]) {
+        if !matches!(kind, StepKind::Call(_)) || kind.is_lock_operation() {
+            return;
+        }
+        let args = match op {
+            Op::Invoke(crate::bytecode::InvokeKind::Static, _) => inputs,
+            _ => inputs.get(1..).unwrap_or(&[]),
+        };
+        let u = union(args);
+        for b in bits(u.current() & u.data & self.atomic) {
+            if let Some((g, false)) = self.read_access(b) {
+                push_capped(&mut self.out.handed, g);
             }
         }
     }
@@ -2530,6 +2554,7 @@ impl Analysis for Run<'_> {
         self.exited(&mut ctl, at, cx.record);
         if cx.record {
             self.escapes(cx.kind, inputs);
+            self.handed(cx.kind, &op, inputs);
             let entry = matches!(cx.kind, StepKind::Lock | StepKind::Call(_));
             if entry && cx.caller_region.is_none() {
                 self.decided(at, ctl);
