@@ -683,6 +683,11 @@ fn after(
 /// reads; where that section reads what the first wrote, only when its values stay in it too
 /// (two complete operations in a row: an insert-if-absent, then a check-then-remove).
 ///
+/// Also unlinked: an optimistic install, a first section of the method's own that only reads
+/// (a snapshot with its version) and a second that writes only where a fresh read of the
+/// version equals the one seen ([`NodeOut::validated`]), with nothing of the snapshot reaching
+/// a write unchecked or combined with the second section's values (but the version).
+///
 /// Also unlinked: a look before a callee's section that decides each of its writes again
 /// (`Summary::self_checked`: `if (b[0] < b[1]) r.narrow()`, whatever the look's value does
 /// besides deciding), and a complete update of a callee whose outcome the method does not use,
@@ -701,6 +706,7 @@ fn after(
 /// [`NodeOut::escapes`]: crate::whole::causal::NodeOut::escapes
 /// [`NodeOut::decided`]: crate::whole::causal::NodeOut::decided
 /// [`NodeOut::handed`]: crate::whole::causal::NodeOut::handed
+/// [`NodeOut::validated`]: crate::whole::causal::NodeOut::validated
 fn linked(
     p: &Program,
     v: &Views,
@@ -875,6 +881,43 @@ fn linked(
             stays,
         )
     };
+    // An optimistic install: the first section takes a snapshot and only reads, the second
+    // compares a version read with it against a fresh read of the version before it writes
+    // (`NodeOut::validated`), and nothing of the snapshot reaches a write unchecked or is
+    // combined with the second section's values. Equal versions say nothing changed since
+    // the snapshot, so the install acts on current values; a failed check writes nothing of
+    // it (and a retry takes a new snapshot). What the method returns of the snapshot alone is
+    // one section's consistent view.
+    let snapshot = |first: &Entered, look: &[(FieldId, u8)], then: &Entered| {
+        let (Section::View(a), Section::View(b)) = (first.sec, then.sec) else {
+            return false;
+        };
+        let (la, lb) = (&v.lock_views[a as usize], &v.lock_views[b as usize]);
+        let in_first = |g: &GAccess| access_in_section(v, n, first, g);
+        let in_then = |g: &GAccess| access_in_section(v, n, then, g);
+        first.route[0] == NONE
+            && then.route[0] == NONE
+            && la.node == n
+            && lb.node == n
+            && read_only(look)
+            && o.validated.contains(&(la.site, lb.site))
+            && !(o.flows.iter().chain(&o.links)).any(|f| !f.unlocked && in_first(&f.src))
+            && !(o.combines.iter()).any(|c| {
+                // The fresh look at a field the snapshot read too (the version compared) is
+                // the check itself.
+                let mixed = |s: &GAccess, t: &GAccess| {
+                    in_first(s)
+                        && in_then(t)
+                        && !look
+                            .iter()
+                            .any(|&(f, _)| f == crate::whole::causal::var_field(t.var))
+                };
+                mixed(&c.a, &c.b) || mixed(&c.b, &c.a)
+            })
+    };
+    if snapshot(x, &fx, y) || snapshot(y, &fy, x) {
+        return false;
+    }
     let (x_first, y_first) = (after(p, v, n, x, y, flows), after(p, v, n, y, x, flows));
     // A first section that only stores its fields (it reads none of them, so hands nothing on)
     // before a critical section that reads each of them again and returns none of what it

@@ -308,6 +308,11 @@ pub struct NodeOut {
     /// where a later section's update can make it stale. A read not here (and not in
     /// [`Self::escapes`]) only decided or fed what the region itself did.
     pub handed: Vec<GAccess>,
+    /// Pairs of regions of this method `(snapshot, install)`: a value read in the first that
+    /// reaches a write in the second only where a version read together with it is compared
+    /// with a fresh read of that version ([`Run::flow`]'s version check): the optimistic
+    /// install of a snapshot, current where it is written.
+    pub validated: Vec<(u32, u32)>,
     /// Lock operations and calls made outside every region of this method, each with a read
     /// that decides whether it runs (a branch on the read's value, in its region or after it,
     /// that the instruction depends on; `true`: a read outside every region): a later critical
@@ -1200,7 +1205,10 @@ impl Run<'_> {
             .collect();
         // A look that only decided the write (`if (cached == null || cached.version !=
         // version)`, then `if (version == v) cached = s;`) needs no move of the version: what
-        // another thread may have done meanwhile is the same act for the same version.
+        // another thread may have done meanwhile is the same act for the same version. Nor
+        // does a value written into another variable (a summary of the snapshot cached under
+        // the version it was taken at): two installs of one version install the same summary,
+        // and overwrite no update of the snapshot's own variable.
         let versioned = |b: usize, src: &GAccess, check: bool| {
             bits(guard.src & guard.left & self.atomic).any(|k| {
                 matches!(self.srcs[k], Src::Atomic(g)
@@ -1208,7 +1216,9 @@ impl Run<'_> {
                     && g.node == src.node
                     && g.site == src.site
                     && self.left_at[k] == self.left_at[b]
-                    && (check || self.region_writes.contains(&(g.var, dst.site)))
+                    && (check
+                        || src.var != dst.var
+                        || self.region_writes.contains(&(g.var, dst.site)))
                     && bits(guard.current() & self.atomic).any(|f| {
                         matches!(self.srcs[f], Src::Atomic(h) if h.var == g.var)
                     }))
@@ -1258,6 +1268,10 @@ impl Run<'_> {
                 current.contains(&src.var)
                     || (raw_guard.data & (1 << b) != 0 && guarded.contains(&src.var))
             };
+            if !unlocked && src.node == self.node && versioned(b, &src, check) {
+                push_capped(&mut self.out.validated, (src.site, dst.site));
+                continue;
+            }
             if superseded
                 || self.other_object(b, on)
                 || self.decided_by_outcome(entry_at, b, src.var)
