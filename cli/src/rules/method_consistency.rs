@@ -685,8 +685,9 @@ fn after(
 ///
 /// Also unlinked: an optimistic install, a first section of the method's own that only reads
 /// (a snapshot with its version) and a second that writes only where a fresh read of the
-/// version equals the one seen ([`NodeOut::validated`]), with nothing of the snapshot reaching
-/// a write unchecked or combined with the second section's values (but the version).
+/// version equals the one seen, or where it looks at the snapshot's variable again
+/// ([`NodeOut::validated`]), with nothing of the snapshot reaching a write unchecked or
+/// combined with the second section's values (but the version and what that section writes).
 ///
 /// Also unlinked: a look before a callee's section that decides each of its writes again
 /// (`Summary::self_checked`: `if (b[0] < b[1]) r.narrow()`, whatever the look's value does
@@ -904,13 +905,17 @@ fn linked(
             && !(o.flows.iter().chain(&o.links)).any(|f| !f.unlocked && in_first(&f.src))
             && !(o.combines.iter()).any(|c| {
                 // The fresh look at a field the snapshot read too (the version compared) is
-                // the check itself.
+                // the check itself; a field the second section writes (a count of installs)
+                // takes the snapshot's value only through a write, which the flows above
+                // check.
+                let written = |f: FieldId| {
+                    (lb.parts.iter()).any(|&i| {
+                        (v.parts[i as usize].1.iter()).any(|&(g, k)| g == f && k & WRITE != 0)
+                    })
+                };
                 let mixed = |s: &GAccess, t: &GAccess| {
-                    in_first(s)
-                        && in_then(t)
-                        && !look
-                            .iter()
-                            .any(|&(f, _)| f == crate::whole::causal::var_field(t.var))
+                    let f = crate::whole::causal::var_field(t.var);
+                    in_first(s) && in_then(t) && !look.iter().any(|&(g, _)| g == f) && !written(f)
                 };
                 mixed(&c.a, &c.b) || mixed(&c.b, &c.a)
             })

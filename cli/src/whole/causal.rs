@@ -310,7 +310,8 @@ pub struct NodeOut {
     pub handed: Vec<GAccess>,
     /// Pairs of regions of this method `(snapshot, install)`: a value read in the first that
     /// reaches a write in the second only where a version read together with it is compared
-    /// with a fresh read of that version ([`Run::flow`]'s version check): the optimistic
+    /// with a fresh read of that version ([`Run::flow`]'s version check), or where the write
+    /// is decided by a fresh look at the value's own variable (a re-check): the optimistic
     /// install of a snapshot, current where it is written.
     pub validated: Vec<(u32, u32)>,
     /// Lock operations and calls made outside every region of this method, each with a read
@@ -1271,6 +1272,14 @@ impl Run<'_> {
             if !unlocked && src.node == self.node && versioned(b, &src, check) {
                 push_capped(&mut self.out.validated, (src.site, dst.site));
                 continue;
+            }
+            // The variable looked at again where the write is decided (`if (version == v)
+            // cachedVersion = v;`): validated too.
+            if !unlocked
+                && src.node == self.node
+                && (rechecked.contains(&src.var) || guarded.contains(&src.var))
+            {
+                push_capped(&mut self.out.validated, (src.site, dst.site));
             }
             if superseded
                 || self.other_object(b, on)
