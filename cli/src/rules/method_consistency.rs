@@ -689,6 +689,9 @@ fn after(
 /// ([`NodeOut::validated`]), with nothing of the snapshot reaching a write unchecked or
 /// combined with the second section's values (but the version and what that section writes).
 ///
+/// A callee's read-only look counts by the fields its result is made of (`Summary::ret_reads`
+/// in its region); a look is combined only with a value of the other section.
+///
 /// Also unlinked: a look before a callee's section that decides each of its writes again
 /// (`Summary::self_checked`: `if (b[0] < b[1]) r.narrow()`, whatever the look's value does
 /// besides deciding), and a complete update of a callee whose outcome the method does not use,
@@ -808,6 +811,33 @@ fn linked(
             })
     };
     let read_only = |set: &[(FieldId, u8)]| set.iter().all(|&(_, k)| k & WRITE == 0);
+    // The fields the result of a callee's section is made of (`Summary::ret_reads` in its
+    // region), when the section is a callee's own whole region and the result depends on no
+    // read outside it.
+    let returned_fields = |e: &Entered| -> Option<Vec<FieldId>> {
+        let Section::View(lv) = e.sec else {
+            return None;
+        };
+        if e.route[0] == NONE {
+            return None;
+        }
+        let lv = &v.lock_views[lv as usize];
+        let s = &g.outs.get(lv.node)?.as_ref()?.summary;
+        if s.ret_reads.is_empty()
+            || !s.ret_plain.is_empty()
+            || s.ret_reads.len() >= crate::whole::causal::MAX_LIST
+            || s.ret_reads
+                .iter()
+                .any(|r| r.node as usize != lv.node || r.site != lv.site)
+        {
+            return None;
+        }
+        Some(
+            (s.ret_reads.iter())
+                .map(|r| crate::whole::causal::var_field(r.var))
+                .collect(),
+        )
+    };
     let quick = |e: &Entered, look: &[(FieldId, u8)], other: &Entered, then: &[(FieldId, u8)]| {
         // A read of the look itself: in its region, or one of its unlocked accesses.
         let ats: Vec<u32> = instances(v, e)
@@ -839,7 +869,10 @@ fn linked(
         let again = |f: &crate::whole::causal::Flow| Some(f.entry_at) == deep_entry;
         let acted_on = (o.flows.iter().chain(&o.links))
             .any(|f| used(&f.src, f.unlocked) && !again(f))
-            || (o.combines.iter()).any(|c| in_region(&c.a) || in_region(&c.b))
+            || (o.combines.iter()).any(|c| {
+                let in_other = |g: &GAccess| access_in_section(v, n, other, g);
+                in_region(&c.a) && in_other(&c.b) || in_region(&c.b) && in_other(&c.a)
+            })
             || o.summary.ret_reads.iter().any(in_region)
             || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc));
         // Only tested: at once, or the look's value stays inside its own region (used
@@ -855,8 +888,14 @@ fn linked(
         // (A look in a callee may decide whether the callee returns at all: a `checkOpen()`
         // that throws. Only a look of the method's own is known to stay in its region.)
         let only_decides = tested || e.route[0] == NONE && !escaped && !decided;
-        let looks_again =
-            look.iter().all(|&(f, _)| has(then, f)) && (only_decides || rechecks(other));
+        // A callee's read-only section hands the method nothing but its result: the fields
+        // it looks at that the result is not made of (a flag that only ended a wait: `while
+        // (pending == 0 && !done) wait(); return pending > 0;`) decide nothing here.
+        let returned = returned_fields(e);
+        let looks_again = (look.iter())
+            .filter(|&&(f, _)| returned.as_ref().is_none_or(|r| r.contains(&f)))
+            .all(|&(f, _)| has(then, f))
+            && (only_decides || rechecks(other));
         // A complete update whose outcome the method ignores: each of its writes decided on
         // its own look, nothing of it reaching a write, a return or the other section (`if
         // (lo < hi) { lo++; hi--; }` called for its effect): the method holds nothing of it
