@@ -922,9 +922,10 @@ fn linked(
         )
     };
     // An optimistic install: the first section takes a snapshot and only reads, the second
-    // compares a version read with it against a fresh read of the version before it writes
-    // (`NodeOut::validated`), and nothing of the snapshot reaches a write unchecked or is
-    // combined with the second section's values. Equal versions say nothing changed since
+    // compares a version read with it against a fresh read of the version, or looks at the
+    // snapshot's variable again, before it writes (`NodeOut::validated`), and nothing of the
+    // snapshot reaches a write unchecked or is combined with the second section's values
+    // (but the version and what that section writes). Equal versions say nothing changed since
     // the snapshot, so the install acts on current values; a failed check writes nothing of
     // it (and a retry takes a new snapshot). What the method returns of the snapshot alone is
     // one section's consistent view.
