@@ -501,6 +501,7 @@ pub struct ThreadSafeList {
     /// Look a value up by its key, `null` where the key is gone (`get(Object)`): names with
     /// descriptors.
     key_reads: Pairs,
+    key_puts: Pairs,
     /// Takes a queue's head (`poll`, `remove()`): names, or names with descriptors.
     head_removes: Pairs,
     /// Adds its argument to the value the object holds now (`addAndGet`, `getAndAdd`, a
@@ -626,6 +627,7 @@ impl ThreadSafeList {
                 "validating" => self.validating.insert_signature(name),
                 "head-remove" => self.head_removes.insert_signature(name),
                 "key-read" => self.key_reads.insert_signature(name),
+                "key-put" => self.key_puts.insert_signature(name),
                 "delta" => self.deltas.insert_signature(name),
                 "reflective" => self.reflective.insert_member(name),
                 "serial" => self.serial.insert_member(name),
@@ -838,6 +840,12 @@ impl ThreadSafeList {
     /// Whether method `name` with descriptor `desc` looks a value up by its key (`get(Object)`).
     pub fn is_key_read(&self, name: &str, desc: &str) -> bool {
         self.key_reads.contains(name, desc)
+    }
+
+    /// Whether method `name` with descriptor `desc` stores a value under a key (`put`): a
+    /// look that the key is there, as far as the thread's own later lookup goes.
+    pub fn is_key_put(&self, name: &str, desc: &str) -> bool {
+        self.key_puts.contains(name, desc)
     }
 
     /// Whether method `name` of a thread-safe object can make it hold fewer elements.

@@ -139,9 +139,9 @@ pub fn check(
             // (`containsKey`).
             let by_key = f.index && key_read(p, f);
             if f.index
-                && !head(f.src.loc, &|name, _| {
+                && !head(f.src.loc, &|name, desc| {
                     if by_key {
-                        p.thread_safe.is_key_test(name)
+                        p.thread_safe.is_key_test(name) || p.thread_safe.is_key_put(name, desc)
                     } else {
                         p.thread_safe.is_size_read(name)
                     }
@@ -149,7 +149,13 @@ pub fn check(
             {
                 continue;
             }
-            let ws = if f.index {
+            // A key this method put itself is counted on for the value it put: another thread's
+            // put under the key breaks that as a removal does.
+            let put_key = by_key
+                && head(f.src.loc, &|name, desc| {
+                    p.thread_safe.is_key_put(name, desc)
+                });
+            let ws = if f.index && !put_key {
                 shrinkers.get(&f.src.var)
             } else {
                 writers.get(&f.src.var)
@@ -388,10 +394,18 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         .iter()
         .map(|&t| v.threads[t as usize].name.clone())
         .collect();
+    // A key the method put a value under itself, then looks up again.
+    let put_key = f.index
+        && key_read(p, f)
+        && call_is(p, f.src.loc.method, f.src.loc.at, |name, desc| {
+            p.thread_safe.is_key_put(name, desc)
+        });
     let mut steps = vec![Step {
         kind: StepKind::Read,
         line: read_line,
-        message: if f.unlocked {
+        message: if put_key {
+            format!("a value is put under a key of {what} here, inside {r1}")
+        } else if f.unlocked {
             format!("{what} is read here, outside any critical section: its writers hold a lock this read does not")
         } else {
             format!("{what} is read here, inside {r1}")
@@ -409,6 +423,13 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             line_in(p, mid, left),
             site(left),
             format!("the value leaves {r1} here; {writer_name} may write {what} from now on"),
+        ));
+    } else if put_key {
+        steps.push(Step::here(
+            StepKind::Stale,
+            read_line,
+            site(f.src.loc.at),
+            format!("{r1} ends after the put; {writer_name} may put or remove a value under the key from then on"),
         ));
     }
     if f.unlocked && f.enter_site == f.entry_at && f.src.loc.method == mid {
@@ -431,7 +452,9 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     }
     let same_place = f.dst.loc.method == mid && f.dst.loc.at == f.entry_at;
     let by_key = f.index && key_read(p, f);
-    let use_msg = if by_key {
+    let use_msg = if put_key {
+        format!("the same key of {written} is looked up here, inside {r2}, and the result used untested: another value, or none, if {writer_name} put or removed one in between")
+    } else if by_key {
         format!("the decision on it lets a key of {written} be looked up here, inside {r2}, and the result used untested: gone if {writer_name} removed it in between")
     } else if f.index {
         format!("the decision on it lets an index into {written} be used here, inside {r2}: out of range if {writer_name} removed elements in between")
@@ -470,7 +493,21 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             threads.join(", ")
         )
     };
-    let message = if f.index {
+    let message = if put_key {
+        let who = if alone {
+            format!("run by {writer_name}, another instance of which can put or remove values under that key concurrently")
+        } else {
+            format!(
+                "{writer_name} can put or remove values under that key concurrently; run by {}",
+                threads.join(", ")
+            )
+        };
+        format!(
+            "Stale value across critical sections: a value is put under a key of {what} inside {r1} ({}), and the same key is looked up inside {r2} ({}) counting on that value; {who}, so the lookup may give another thread's value, or null",
+            read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+            entry_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+        )
+    } else if f.index {
         let who = if alone {
             format!(
                 "run by {writer_name}, another instance of which can remove elements concurrently"

@@ -699,6 +699,10 @@ struct Run<'a> {
     checked: FxHashMap<u32, u64>,
     /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
     outcome_tested: FxHashSet<u32>,
+    /// Keys this method stored a value under (`map.put(k, v)`), `(var, key slot, source,
+    /// outermost region site)`: a look, for the method's own later lookup of that key
+    /// ([`Run::key_put_read`]).
+    key_puts: Vec<(Var, u16, u64, u32)>,
     /// The object each source read a field of: a parameter's slot + 1 (slot 0: `this`), 0
     /// unknown (or several), [`UNSET`] before its first read.
     src_on: [u8; 64],
@@ -1893,6 +1897,12 @@ impl Run<'_> {
             let by_index = m.desc.starts_with("(I");
             if access & WRITE == 0 && cx.record && (by_index || self.key_looked_up(m, cx.at)) {
                 self.index_read(var, (cx.at, cx.at), on, ctl, by_index);
+                if !by_index {
+                    self.key_put_read(var, (cx.at, outer.unwrap_or(cx.at)), on, ctl);
+                }
+            }
+            if access & WRITE != 0 && self.p.thread_safe.is_key_put(name, &m.desc) {
+                self.key_put(var, (cx.at, cx.at, outer.unwrap_or(cx.at)), on);
             }
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
@@ -1977,6 +1987,92 @@ impl Run<'_> {
         false
     }
 
+    /// A value stored under a key at `at` (`map.put(k, v)`, the key a local no other store
+    /// changes), in the region at `site` whose outermost site is `outer`: a look that the key
+    /// is there,
+    /// for a later lookup of the same key by this method ([`Self::key_put_read`]).
+    fn key_put(&mut self, var: Var, (at, site, outer): (u32, u32, u32), on: u8) {
+        let Some(slot) = self.key_slot(at, 2) else {
+            return;
+        };
+        let g = GAccess {
+            var,
+            node: self.node,
+            site,
+            loc: self.loc(at),
+        };
+        // Keyed apart from the call's own result (its outcome, at `(at, 0)`).
+        let bit = self.source((u32::MAX - at, 0), Src::Atomic(g), Some(outer));
+        self.mark_on(bit, on);
+        if bit != 0 && !self.key_puts.iter().any(|k| k.2 == bit) {
+            self.key_puts.push((var, slot, bit, outer));
+        }
+    }
+
+    /// A lookup of `var` at `at` by a key this method stored a value under in another
+    /// critical section (`put(k, v)` ... `get(k).token`, the result used untested): it counts on
+    /// the key being there still, as after a look that found it; the put's look flows into the
+    /// lookup as its decision ([`Self::index_read`], a key-check).
+    fn key_put_read(&mut self, var: Var, (at, outer): (u32, u32), on: u8, ctl: Val) {
+        let Some(slot) = self.key_slot(at, 1) else {
+            return;
+        };
+        let puts: Vec<u64> = (self.key_puts.iter())
+            .filter(|k| k.0 == var && k.1 == slot && k.3 != outer)
+            .map(|k| k.2)
+            .collect();
+        for bit in puts {
+            let look = Val {
+                src: bit,
+                left: bit,
+                ..Val::default()
+            };
+            let dst = GAccess {
+                var,
+                node: self.node,
+                site: at,
+                loc: self.loc(at),
+            };
+            self.flow(
+                look.or(self.ctl_flow(ctl)),
+                0,
+                (dst, on),
+                (at, at),
+                Edge::Index,
+            );
+        }
+    }
+
+    /// The local slot that holds the key of the call at `at`, `depth` slots below the top of the
+    /// stack (the last argument is 1), when the arguments above it are simple pushes and the
+    /// slot is stored at most once in the method (a parameter, or a local set once).
+    fn key_slot(&self, at: u32, depth: i32) -> Option<u16> {
+        let insns = &self.code.insns;
+        let mut need = depth;
+        let mut k = at as usize;
+        while k > 0 && need > 0 {
+            k -= 1;
+            let op = &insns[k].op;
+            let simple = matches!(
+                op,
+                Op::Load(..) | Op::Const(_) | Op::Flag(_) | Op::GetStatic(_) | Op::GetField(_)
+            );
+            let (pop, push) = self.class.stack_effect(op).filter(|_| simple)?;
+            let (pop, push) = (i32::from(pop), i32::from(push));
+            if push >= need {
+                let Op::Load(slot, 1) = *op else {
+                    return None;
+                };
+                let stores = (insns.iter())
+                    .filter(|i| matches!(i.op, Op::Store(s, _) if s == slot))
+                    .count();
+                return (stores <= 1).then_some(slot);
+            }
+            need += pop - push;
+        }
+        None
+    }
+
     /// A read by index of `var` at `at` in the region at `site` (recording pass): the condition
     /// `ctl` on an earlier look at the size decides it (the index need not come from the size),
     /// here and, through [`Summary::index_reads`], in the callers. Without `by_index`, a lookup
@@ -2035,6 +2131,16 @@ impl Run<'_> {
             let by_index = m.desc.starts_with("(I");
             if by_index || self.key_looked_up(m, at) {
                 self.index_read(var, (at, site), on, ctl, by_index);
+                if !by_index {
+                    let outer = cx.outer.map_or(site, |(_, s)| s);
+                    self.key_put_read(var, (at, outer), on, ctl);
+                }
+            }
+        }
+        if let (true, Some(site)) = (access & WRITE != 0, Self::own(cx.region)) {
+            if ts.is_key_put(&m.name, &m.desc) {
+                let outer = cx.outer.map_or(site, |(_, s)| s);
+                self.key_put(var, (at, site, outer), on);
             }
         }
         if access & WRITE != 0 && cx.record {
@@ -2900,6 +3006,7 @@ fn analyse(
         region_writes: FxHashSet::default(),
         checked: FxHashMap::default(),
         outcome_tested: FxHashSet::default(),
+        key_puts: Vec::new(),
         out: NodeOut::default(),
     };
     run.wait_guards = locks::wait_sites(p, class, code)
