@@ -700,9 +700,9 @@ struct Run<'a> {
     /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
     outcome_tested: FxHashSet<u32>,
     /// Keys this method stored a value under (`map.put(k, v)`), `(var, key slot, source,
-    /// outermost region site)`: a look, for the method's own later lookup of that key
-    /// ([`Run::key_put_read`]).
-    key_puts: Vec<(Var, u16, u64, u32)>,
+    /// outermost region site, the put's instruction)`: a look, for the method's own later
+    /// lookup of that key ([`Run::key_put_read`]).
+    key_puts: Vec<(Var, u16, u64, u32, u32)>,
     /// The object each source read a field of: a parameter's slot + 1 (slot 0: `this`), 0
     /// unknown (or several), [`UNSET`] before its first read.
     src_on: [u8; 64],
@@ -2005,7 +2005,7 @@ impl Run<'_> {
         let bit = self.source((u32::MAX - at, 0), Src::Atomic(g), Some(outer));
         self.mark_on(bit, on);
         if bit != 0 && !self.key_puts.iter().any(|k| k.2 == bit) {
-            self.key_puts.push((var, slot, bit, outer));
+            self.key_puts.push((var, slot, bit, outer, at));
         }
     }
 
@@ -2017,8 +2017,18 @@ impl Run<'_> {
         let Some(slot) = self.key_slot(at, 1) else {
             return;
         };
+        // Only a put on every path to the lookup, earlier in the same round of a loop (a put
+        // of the last round was made under the key that round held).
+        let before = |put: u32| {
+            let (a, b) = (self.block_of[put as usize], self.block_of[at as usize]);
+            if a == b {
+                put < at
+            } else {
+                self.cfg.dominates(a, b)
+            }
+        };
         let puts: Vec<u64> = (self.key_puts.iter())
-            .filter(|k| k.0 == var && k.1 == slot && k.3 != outer)
+            .filter(|k| k.0 == var && k.1 == slot && k.3 != outer && before(k.4))
             .map(|k| k.2)
             .collect();
         for bit in puts {
