@@ -70,6 +70,7 @@ false_by_rule = collections.Counter()
 false_default = 0
 correct = buggy = caught = caught_default = 0
 missed = []
+missed_default = []
 def warnings(report):
     try:
         return [f for f in json.load(open(report))["findings"] if f["level"] == "warning"]
@@ -86,6 +87,8 @@ for report in sorted(glob.glob(os.path.join(work, "*", "all.json"))):
         caught_default += bool(default)
         if not findings:
             missed.append(name)
+        if not default:
+            missed_default.append(name)
     else:
         correct += 1
         for f in findings:
@@ -100,6 +103,7 @@ total = sum(false_by_rule.values())
 by_rule = ", ".join(f"{r} {n}" for r, n in sorted(false_by_rule.items())) or "none"
 print(f"correct programs: {correct}, warnings on them (false alarms): {total} ({by_rule})")
 print(f"buggy twins: {buggy}, reported: {caught}" + (f"; missed: {', '.join(missed)}" if missed else ""))
-print(f"default run: false alarms {false_default}, twins reported {caught_default}")
+print(f"default run: false alarms {false_default}, twins reported {caught_default}"
+      + (f"; missed: {', '.join(missed_default)}" if missed_default else ""))
 PY
 exit $status

@@ -241,7 +241,9 @@ pub trait Analysis {
 
     /// An element `stored` into an array this method allocated, applied to every register that
     /// holds the array: a later load of an element gets it from the array's own value (values
-    /// kept in a local array, `old[c] = counts[c]; .. counts[c] = old[c] + n;`).
+    /// kept in a local array, `old[c] = counts[c]; .. counts[c] = old[c] + n;`). Also each
+    /// argument of the constructor of an object of a program class this method allocated, on
+    /// every register that holds the object: it is made of them (`new Entry(old.hits + 1)`).
     fn contents(&mut self, _array: &mut Self::V, _stored: &Self::V) {}
 }
 
@@ -1134,6 +1136,30 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
             class: self.cx.class,
             method: self.cx.method,
         };
+        // The arguments of the constructor of an object this method allocated, of one of the
+        // program's classes, go into every register that holds it, as an array's elements do
+        // (see [`Analysis::contents`]): an object built from values (`new Lease(node,
+        // cur.epoch + 1)`) is made of them. (The JDK's constructors are not followed: a number
+        // handed to one is most often a capacity, `new StringBuilder(n)`, and a copy
+        // constructor's collection, `new HashMap<>(old)`, is left for a later look.)
+        if A::CONTENTS && kind == InvokeKind::Special && &*m.name == "<init>" {
+            let made_here = matches!(receiver, Sym::Value(j) if matches!(
+                self.cx.code.insns.get(j as usize).map(|x| &x.op),
+                Some(Op::New(_))
+            ));
+            if made_here && self.cx.program.class_index(&m.class).is_some() {
+                let args: Vec<V> = (f.stack[f.stack.len() + 1 - nargs..].iter())
+                    .map(|s| s.v.clone())
+                    .collect();
+                for s in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+                    if s.sym == receiver {
+                        for arg in &args {
+                            a.contents(&mut s.v, arg);
+                        }
+                    }
+                }
+            }
+        }
         let target = self.call_target(&caller, i, kind, r);
         // A fluent call's result is the object it was called on (`new StringBuilder().append(a)
         // .append(b)`, `(T) new Stack(..).setChannel(c)`): the same object, fresh or shared as the

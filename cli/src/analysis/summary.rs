@@ -1455,32 +1455,7 @@ fn receiver_pushed_by(p: &Program, caller: MethodId, at: u32) -> Option<usize> {
         return None;
     }
     // Walk back over the arguments: each pushes its slots; find what pushed the receiver.
-    let mut need = c.member(r).arg_slots as i32 + 1;
-    let mut k = at as usize;
-    while k > 0 && need > 0 {
-        k -= 1;
-        let op = &code.insns[k].op;
-        let simple = matches!(
-            op,
-            Op::Load(..)
-                | Op::Const(_)
-                | Op::Flag(_)
-                | Op::GetStatic(_)
-                | Op::GetField(_)
-                | Op::CheckCast
-                | Op::Nop
-        );
-        let (pop, push) = match c.stack_effect(op).filter(|_| simple) {
-            Some((pop, push)) => (i32::from(pop), i32::from(push)),
-            None => return None,
-        };
-        // This instruction pushes the deepest slot still wanted: the receiver.
-        if push >= need {
-            return Some(k);
-        }
-        need += pop - push;
-    }
-    None
+    c.pushed_by(&code.insns, at as usize, c.member(r).arg_slots as i32 + 1)
 }
 
 /// What the program stores in one private or final field, by its stores.

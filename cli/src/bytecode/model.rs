@@ -139,6 +139,37 @@ impl Class {
         })
     }
 
+    /// The instruction of this class's code `insns` that pushed the stack slot `depth` slots
+    /// below the top (the top is 1) just before the instruction at `at`, when everything pushed
+    /// above it is a simple push (a load, a constant, a field read, a cast) that can be walked
+    /// back over.
+    pub fn pushed_by(&self, insns: &[Insn], at: usize, depth: i32) -> Option<usize> {
+        let mut need = depth;
+        let mut k = at.min(insns.len());
+        while k > 0 && need > 0 {
+            k -= 1;
+            let op = &insns[k].op;
+            let simple = matches!(
+                op,
+                Op::Load(..)
+                    | Op::Const(_)
+                    | Op::Flag(_)
+                    | Op::GetStatic(_)
+                    | Op::GetField(_)
+                    | Op::CheckCast
+                    | Op::Nop
+            );
+            let (pop, push) = self.stack_effect(op).filter(|_| simple)?;
+            let (pop, push) = (i32::from(pop), i32::from(push));
+            // This instruction pushes the deepest slot still wanted.
+            if push >= need {
+                return Some(k);
+            }
+            need += pop - push;
+        }
+        None
+    }
+
     /// A class with nothing in it, for unit tests to fill in.
     #[cfg(test)]
     pub fn empty(name: &str, super_name: Option<&str>, library: bool) -> Class {

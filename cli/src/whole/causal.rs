@@ -143,6 +143,13 @@ pub struct Summary {
     /// alone: it decides whether the write happens (`if (n > 0) notified = false;` with `n`
     /// computed from the arguments), the value written does not come from it.
     pub param_decides: Vec<(u8, GAccess)>,
+    /// Of [`Self::param_writes`] of its own regions, those where a condition compares the
+    /// parameter with a fresh look at the variable written, in the write's region, and the
+    /// write happens only one way (`if (amount <= highestBid) return false; highestBid =
+    /// amount;`): the value is installed only if it still relates so to what is there now, as
+    /// a compare-and-set's new value is. A caller's stale value passed in overwrites no update
+    /// it did not see.
+    pub param_compared: Vec<(u8, GAccess)>,
     /// A parameter flows into a write outside every region of the method.
     pub param_plain_writes: Vec<(u8, Var, Loc)>,
     /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
@@ -1590,6 +1597,22 @@ impl Run<'_> {
         false
     }
 
+    /// Whether a condition that decides the instruction at `at` compares the value of source
+    /// `p` with a look at `var` made in the region at `site` and still current there (see
+    /// [`Summary::param_compared`]).
+    fn compared_with_fresh(&self, at: u32, p: usize, var: Var, site: u32) -> bool {
+        let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
+            return false;
+        };
+        bs.branches.iter().any(|br| {
+            self.branch.get(br).is_some_and(|c| {
+                c.data & (1 << p) != 0
+                    && bits(c.current() & c.data & self.atomic)
+                        .any(|b| self.src_var(b) == Some(var) && self.outer_of(b) == Some(site))
+            })
+        })
+    }
+
     /// Whether a condition `ctl` looks at `var` itself (a read of it, in a region or not, or
     /// the outcome of an update of it).
     fn looks_at(&self, ctl: Val, var: Var) -> bool {
@@ -1724,6 +1747,9 @@ impl Run<'_> {
                 self.note_outcome_checked(self.control(at), dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
+                    if data & (1 << p) != 0 && self.compared_with_fresh(at, p, var, site) {
+                        push_capped(&mut self.out.summary.param_compared, (p as u8, dst));
+                    }
                     if data & (1 << p) == 0 {
                         push_capped(&mut self.out.summary.param_decides, (p as u8, dst));
                         if self.decided_by_outcome(at, p, var) {
@@ -2058,29 +2084,14 @@ impl Run<'_> {
     /// slot is stored at most once in the method (a parameter, or a local set once).
     fn key_slot(&self, at: u32, depth: i32) -> Option<u16> {
         let insns = &self.code.insns;
-        let mut need = depth;
-        let mut k = at as usize;
-        while k > 0 && need > 0 {
-            k -= 1;
-            let op = &insns[k].op;
-            let simple = matches!(
-                op,
-                Op::Load(..) | Op::Const(_) | Op::Flag(_) | Op::GetStatic(_) | Op::GetField(_)
-            );
-            let (pop, push) = self.class.stack_effect(op).filter(|_| simple)?;
-            let (pop, push) = (i32::from(pop), i32::from(push));
-            if push >= need {
-                let Op::Load(slot, 1) = *op else {
-                    return None;
-                };
-                let stores = (insns.iter())
-                    .filter(|i| matches!(i.op, Op::Store(s, _) if s == slot))
-                    .count();
-                return (stores <= 1).then_some(slot);
-            }
-            need += pop - push;
-        }
-        None
+        let k = self.class.pushed_by(insns, at as usize, depth)?;
+        let Op::Load(slot, 1) = insns[k].op else {
+            return None;
+        };
+        let stores = (insns.iter())
+            .filter(|i| matches!(i.op, Op::Store(s, _) if s == slot))
+            .count();
+        (stores <= 1).then_some(slot)
     }
 
     /// A read by index of `var` at `at` in the region at `site` (recording pass): the condition
@@ -2456,6 +2467,16 @@ impl Run<'_> {
                     if (slot as usize) < receiver || unreached(&w) {
                         continue;
                     }
+                    // Installed only if it still relates so to what is there now: a stale value
+                    // passed in overwrites nothing it did not see, and decides nothing more.
+                    if s.param_compared.contains(&(slot, w)) {
+                        push_capped(&mut self.out.summary.writes, w);
+                        if let Some(q) = pure_param(arg(slot)) {
+                            push_capped(&mut self.out.summary.param_writes, (q, w));
+                            push_capped(&mut self.out.summary.param_compared, (q, w));
+                        }
+                        continue;
+                    }
                     let v = arg(slot).or(ctl);
                     // A look at the variable passed in and re-checked by the callee's
                     // update on the way to the write decides nothing.
@@ -2638,7 +2659,8 @@ impl Analysis for Run<'_> {
     fn contents(&mut self, array: &mut Val, stored: &Val) {
         // The array this method made holds what went into it: an element loaded from it is a
         // value of the states it was read from (`old[c] = counts[c]` in one region, `counts[c] =
-        // old[c] + n` in the next), leaving regions with the array.
+        // old[c] + n` in the next), leaving regions with the array. So does an object it made
+        // of what its constructor was handed (`new Lease(node, cur.epoch + 1)`).
         let m = array.or(*stored);
         array.src = m.src;
         array.data = m.data;
@@ -2944,6 +2966,61 @@ impl Analysis for Run<'_> {
     }
 }
 
+/// The member the instruction at `at` calls, if it is a call.
+fn call_at<'c>(
+    class: &'c crate::bytecode::Class,
+    code: &crate::bytecode::Code,
+    at: u32,
+) -> Option<&'c crate::bytecode::MemberRef> {
+    match code.insns.get(at as usize)?.op {
+        Op::Invoke(_, r) => Some(class.member(r)),
+        _ => None,
+    }
+}
+
+/// Whether the instruction at `at` removes a map's entry by key (`remove(k)`, giving back the
+/// value it removed).
+fn removes_by_key(class: &crate::bytecode::Class, code: &crate::bytecode::Code, at: u32) -> bool {
+    call_at(class, code, at).is_some_and(|r| {
+        &*r.name == "remove" && &*r.desc == "(Ljava/lang/Object;)Ljava/lang/Object;"
+    })
+}
+
+/// Whether the value the instruction at `at` produces is used for more than a test against
+/// `null`: dereferenced, handed to a call, compared or returned (looked into), directly or
+/// through the local it is stored in (up to the next store into that local, in code order: a
+/// local given another value, `e = map.remove(k)`, holds that one).
+fn looked_into(code: &crate::bytecode::Code, at: u32) -> bool {
+    let op = |k: usize| code.insns.get(k).map(|i| &i.op);
+    let mut k = at as usize + 1;
+    while matches!(op(k), Some(Op::CheckCast)) {
+        k += 1;
+    }
+    let null_test = |k: usize| {
+        matches!(op(k), Some(Op::If { cond, .. })
+            if matches!(cond, crate::bytecode::Cond::Null | crate::bytecode::Cond::NonNull))
+    };
+    let Some(&Op::Store(slot, _)) = op(k) else {
+        return !null_test(k);
+    };
+    for (j, i) in code.insns.iter().enumerate().skip(k + 1) {
+        match i.op {
+            Op::Store(s, _) if s == slot => return false,
+            Op::Load(s, _) if s == slot => {
+                let mut n = j + 1;
+                while matches!(op(n), Some(Op::CheckCast)) {
+                    n += 1;
+                }
+                if !null_test(n) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Analyse one node with the callee summaries computed so far.
 fn analyse(
     p: &Program,
@@ -3041,11 +3118,23 @@ fn analyse(
     for w in updates {
         push_capped(&mut run.out.summary.outcome_checked, (w.var, w));
     }
+    // A removal by key says only that an entry was there (`if (map.remove(k) != null)`): it
+    // re-checks a look at whether the key was there, not one at what its entry held (`e =
+    // map.get(k); if (e.expired()) { if (map.remove(k) != null) .. }` removes whatever entry
+    // another thread put meanwhile; `remove(k, e)` is the check).
+    let content_look = |f: &Flow| {
+        f.src.loc.method == method
+            && removes_by_key(class, code, f.dst.loc.at)
+            && call_at(class, code, f.src.loc.at)
+                .is_some_and(|r| p.thread_safe.is_key_read(&r.name, &r.desc))
+            && looked_into(code, f.src.loc.at)
+    };
     let untested = |f: &Flow| {
         !(f.check
             && f.dst.node == node as u32
             && f.dst.loc.method == method
             && tested.contains(&f.dst.loc.at))
+            || content_look(f)
     };
     run.out.flows.retain(untested);
     run.out.links.retain(untested);
