@@ -1613,6 +1613,58 @@ impl Run<'_> {
         })
     }
 
+    /// Whether every condition on a look at `var` that the instruction at `at` depends on
+    /// throws the other way (`if (count == 0) throw new NoSuchElementException(); .. count--`):
+    /// a look again that only fails, as a `remove()` on an empty queue does. A caller that
+    /// looked first (`if (!q.isEmpty()) q.removeHead()`) counts on not failing: its stale look
+    /// still decides the write (a look that lets the callee do nothing, or return its failure,
+    /// re-checks for the caller).
+    fn fails_by_throwing(&self, at: u32, var: Var) -> bool {
+        let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
+            return false;
+        };
+        let blocks = &self.cfg.blocks;
+        // The block `b` ends in a throw, directly or through a few blocks that lead only on.
+        let throws = |mut b: u32| {
+            for _ in 0..4 {
+                let Some(x) = blocks.get(b as usize) else {
+                    return false;
+                };
+                let last = x.end.saturating_sub(1) as usize;
+                if matches!(self.code.insns.get(last).map(|i| &i.op), Some(Op::Athrow)) {
+                    return true;
+                }
+                match x.succs[..] {
+                    [next] => b = next,
+                    _ => return false,
+                }
+            }
+            false
+        };
+        let mut any = false;
+        for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
+            let looks = self.branch.get(&br).is_some_and(|c| {
+                bits(c.current() & self.atomic).any(|b| self.src_var(b) == Some(var))
+            });
+            if !looks {
+                continue;
+            }
+            if edge == crate::bytecode::cfg::EDGES {
+                return false;
+            }
+            let from = self.block_of[br as usize] as usize;
+            let others: Vec<u32> = (blocks[from].succs.iter())
+                .copied()
+                .filter(|&s| s != edge)
+                .collect();
+            if others.is_empty() || !others.iter().all(|&o| throws(o)) {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
     /// Whether a condition `ctl` looks at `var` itself (a read of it, in a region or not, or
     /// the outcome of an update of it).
     fn looks_at(&self, ctl: Val, var: Var) -> bool {
@@ -1725,8 +1777,10 @@ impl Run<'_> {
                         && self.region_writes.contains(&(g.var, site)))
             })
         });
-        let checked =
-            checked || self.looks_at(ctl_here, var) || claimed || self.decides_value(v, data, var);
+        let checked = checked
+            || claimed
+            || (self.looks_at(ctl_here, var) || self.decides_value(v, data, var))
+                && !self.fails_by_throwing(at, var);
         self.depend(v.src, var);
         match Self::own(region) {
             Some(site) => {
