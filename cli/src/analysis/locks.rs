@@ -1696,6 +1696,23 @@ impl HelperLock {
             _ if is_static => (Base::Static, 0),
             Sym::This => (Base::This, 1),
             Sym::Param(p) => (Base::Param(p), 4 + u64::from(p)),
+            // A lock object held in a field the caller can name again (`lock.lock()` on `this.lock`
+            // of a class whose lock is an `AutoLock`): the helper's lock inside it, named by the
+            // path, in every method that sees the same object.
+            Sym::Field(fb @ (Base::This | Base::Static | Base::Param(_)), fr) => {
+                let via = caller.class.member(fr);
+                let (vo, vf) = caller.program.field_owner(&via.class, &via.name)?;
+                let who = match fb {
+                    Base::Static => 0,
+                    Base::This => 1,
+                    Base::Param(q) => 4 + u64::from(q),
+                    Base::Outer => return None,
+                };
+                let h = crate::fxhash::hash_str(&format!("{owner}.{field}.{part}.{who}.{vo}.{vf}"));
+                return Some(LockId::Site(
+                    HELPER_SITES | (h as u32 & 0x3FFF_FFFC) | (who.min(2) as u32),
+                ));
+            }
             _ => return None,
         };
         let p = caller.program;

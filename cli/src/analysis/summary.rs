@@ -720,10 +720,14 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
         match i.op {
             Op::MonitorEnter | Op::MonitorExit | Op::Switch(_) | Op::Jsr(_) => return None,
             Op::If { cond, .. } => {
+                let prev = at.checked_sub(1).map(|k| &code.insns[k].op);
                 let field_test = matches!(cond, Cond::Null | Cond::NonNull)
-                    && at > 0
-                    && matches!(code.insns[at - 1].op, Op::GetField(_) | Op::GetStatic(_));
-                if !field_test {
+                    && matches!(prev, Some(Op::GetField(_) | Op::GetStatic(_)));
+                // A release only where this thread holds the lock (`if
+                // (isHeldByCurrentThread()) lock.unlock();`): the state of the lock itself.
+                let held_test = matches!(cond, Cond::Zero | Cond::NonZero)
+                    && matches!(prev, Some(&Op::Invoke(_, r)) if held_query(&c.member(r).name));
+                if !field_test && !held_test {
                     return None;
                 }
             }
@@ -753,6 +757,9 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                     .then(|| prog.thread_safe.lock_op(&mr.class, &mr.name))
                     .flatten();
                 let Some(op) = op else {
+                    if held_query(&mr.name) {
+                        continue;
+                    }
                     if &*mr.name == "wait"
                         || prog.thread_safe.is_condition(&mr.class)
                         || prog
@@ -811,6 +818,15 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
         tries,
         lock,
     })
+}
+
+/// Whether a method of this name asks whether the current thread holds a lock (the queries of
+/// `ReentrantLock` and `ReentrantReadWriteLock`, or a lock wrapper's own of the same name).
+fn held_query(name: &str) -> bool {
+    matches!(
+        name,
+        "isHeldByCurrentThread" | "isWriteLockedByCurrentThread" | "isLocked"
+    )
 }
 
 /// Whether the call at `at` is made on a flag lock of the program read from a field right

@@ -267,6 +267,28 @@ impl Cfg {
             .collect()
     }
 
+    /// The blocks that every path leaving block `from` enters `via` on its way to: those a path
+    /// from `from` that never enters `via` cannot reach, and `via` itself (in a loop, the next
+    /// round's blocks after a write at the end of this one). `from` itself is not, unless it
+    /// is `via`: its instructions before `via`'s are passed on no path.
+    pub fn passed_from(&self, from: u32, via: u32) -> Vec<bool> {
+        if from == via {
+            return vec![true; self.blocks.len()];
+        }
+        let mut seen = vec![false; self.blocks.len()];
+        seen[from as usize] = true;
+        let mut stack: Vec<u32> = self.next_blocks(from).collect();
+        while let Some(b) = stack.pop() {
+            if b == via || std::mem::replace(&mut seen[b as usize], true) {
+                continue;
+            }
+            stack.extend(self.next_blocks(b));
+        }
+        (seen.iter().enumerate())
+            .map(|(b, &r)| b as u32 == via || !r)
+            .collect()
+    }
+
     /// The blocks a path from the entry that never enters `via` reaches (all of them, or up to
     /// `stop` when it is reached).
     fn reached_avoiding(&self, via: u32, stop: Option<u32>) -> Vec<bool> {

@@ -846,6 +846,7 @@ impl Run<'_> {
         let block = self.block_of[at as usize];
         // The looks made before the write: read here (or through the call) earlier in the
         // write's block, or in a block that dominates it.
+        let mut from_blocks: Vec<u32> = Vec::new();
         let looks = bits(self.looks_in(self.control(at).current(), var, site))
             .filter(|&b| {
                 let look = match self.srcs[b] {
@@ -854,22 +855,56 @@ impl Run<'_> {
                     _ => return false,
                 };
                 let from = self.block_of[look as usize];
-                if from == block {
+                let before = if from == block {
                     look < at
                 } else {
                     self.cfg.dominates(from, block)
+                };
+                if before && !from_blocks.contains(&from) {
+                    from_blocks.push(from);
                 }
+                before
             })
             .fold(0, |m, b| m | 1 << b);
         if looks != 0 {
-            match self.region_sets.iter().position(|w| w.0 == at) {
-                Some(i) => self.region_sets[i].1 |= looks,
+            let known = self.region_sets.iter().position(|w| w.0 == at);
+            if known.is_some_and(|i| self.region_sets[i].1 & looks == looks) {
+                return self.note_owned_edge(at, var, site);
+            }
+            // Where the write was made on every path from the looks: the blocks it dominates,
+            // and the blocks every path from each look enters through it (the next round of a
+            // loop whose test-and-set ends this one: `if (busy) break; busy = true;`).
+            let mut through = self.cfg.dominated_by(block);
+            let mut from_each = (from_blocks.iter()).map(|&f| self.cfg.passed_from(f, block));
+            if let Some(first) = from_each.next() {
+                let all = from_each.fold(first, |acc, v| {
+                    acc.iter().zip(&v).map(|(a, b)| *a && *b).collect()
+                });
+                for (t, a) in through.iter_mut().zip(all) {
+                    *t = *t || a;
+                }
+            }
+            match known {
+                Some(i) => {
+                    // Owned where it was for the earlier looks too.
+                    let w = &mut self.region_sets[i];
+                    w.1 |= looks;
+                    for (t, n) in w.2.iter_mut().zip(through) {
+                        *t = *t && n;
+                    }
+                }
                 None if self.region_sets.len() < 64 => {
-                    (self.region_sets).push((at, looks, self.cfg.dominated_by(block)));
+                    (self.region_sets).push((at, looks, through));
                 }
                 None => {}
             }
         }
+        self.note_owned_edge(at, var, site);
+    }
+
+    /// [`Run::owned_edges`] for a write of `var` at `at` in the own region `site`.
+    fn note_owned_edge(&mut self, at: u32, var: Var, site: u32) {
+        let block = self.block_of[at as usize];
         let Some(c) = self.ctrl.get(block as usize).filter(|c| c.direct == 1) else {
             return;
         };
