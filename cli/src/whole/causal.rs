@@ -2058,7 +2058,47 @@ impl Run<'_> {
     /// counts on the index. (A lookup whose `null` the code passes on or tests handles a
     /// missing key.)
     fn key_looked_up(&self, m: &crate::bytecode::MemberRef, at: u32) -> bool {
-        self.p.thread_safe.is_key_read(&m.name, &m.desc) && self.dereferenced(at)
+        self.p.thread_safe.is_key_read(&m.name, &m.desc)
+            && (self.dereferenced(at) || self.returned(at))
+    }
+
+    /// Whether the value the instruction at `at` produces is returned at once (`return
+    /// map.get(k);`, a cast between, also through a local returned after a `finally` that
+    /// unlocks): after a look that found the key, the method hands its callers the entry as
+    /// found.
+    fn returned(&self, at: u32) -> bool {
+        let insns = &self.code.insns;
+        let op = |k: usize| insns.get(k).map(|i| &i.op);
+        let skip_casts = |mut k: usize| {
+            while matches!(op(k), Some(Op::CheckCast)) {
+                k += 1;
+            }
+            k
+        };
+        let k = skip_casts(at as usize + 1);
+        match op(k) {
+            Some(Op::Return(1)) => true,
+            Some(&Op::Store(slot, 1)) => {
+                for j in k + 1..insns.len() {
+                    match op(j) {
+                        Some(&Op::Load(s, 1)) if s == slot => {
+                            return matches!(op(skip_casts(j + 1)), Some(Op::Return(1)))
+                        }
+                        Some(&Op::Store(s, _)) if s == slot => return false,
+                        Some(
+                            Op::If { .. }
+                            | Op::Goto(_)
+                            | Op::Switch(_)
+                            | Op::Return(_)
+                            | Op::Athrow,
+                        ) => return false,
+                        _ => {}
+                    }
+                }
+                false
+            }
+            _ => false,
+        }
     }
 
     /// Whether the value the instruction at `at` produces is dereferenced at once: the
@@ -2214,8 +2254,12 @@ impl Run<'_> {
         let ts = &self.p.thread_safe;
         // A collection whose code is in the program (the platform's own modules scanned) is
         // analysed through it.
+        // An iterator walks the collection a view of which made it (`map.keySet().iterator()`,
+        // the view's value keeping the field the collection came from): its `remove()` removes
+        // from that collection.
+        let walks = matches!(&*m.class, "java/util/Iterator" | "java/util/ListIterator");
         if kind == crate::bytecode::InvokeKind::Static
-            || !ts.is_collection(&m.class)
+            || !(ts.is_collection(&m.class) || walks)
             || self.p.resolved(self.id.class, r).is_some()
             || locks::is_object_method(&m.name)
         {
@@ -2270,7 +2314,13 @@ impl Run<'_> {
             v.src |= bit;
             v.data |= bit;
         }
-        v.field = 0;
+        // A view (`keySet()`, `values()`, `iterator()`) is the collection seen another way: it
+        // keeps the field, so that a change made through it is a change of the contents.
+        v.field = if returns == Returns::View {
+            recv.field
+        } else {
+            0
+        };
         Some(v)
     }
 
