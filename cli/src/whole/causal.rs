@@ -2252,12 +2252,12 @@ impl Run<'_> {
         };
         let m = self.class.member(r);
         let ts = &self.p.thread_safe;
-        // A collection whose code is in the program (the platform's own modules scanned) is
-        // analysed through it.
         // An iterator walks the collection a view of which made it (`map.keySet().iterator()`,
         // the view's value keeping the field the collection came from): its `remove()` removes
         // from that collection.
         let walks = matches!(&*m.class, "java/util/Iterator" | "java/util/ListIterator");
+        // A collection whose code is in the program (the platform's own modules scanned) is
+        // analysed through it.
         if kind == crate::bytecode::InvokeKind::Static
             || !(ts.is_collection(&m.class) || walks)
             || self.p.resolved(self.id.class, r).is_some()
