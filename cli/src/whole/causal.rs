@@ -2068,37 +2068,9 @@ impl Run<'_> {
     /// found.
     fn returned(&self, at: u32) -> bool {
         let insns = &self.code.insns;
-        let op = |k: usize| insns.get(k).map(|i| &i.op);
-        let skip_casts = |mut k: usize| {
-            while matches!(op(k), Some(Op::CheckCast)) {
-                k += 1;
-            }
-            k
-        };
-        let k = skip_casts(at as usize + 1);
-        match op(k) {
-            Some(Op::Return(1)) => true,
-            Some(&Op::Store(slot, 1)) => {
-                for j in k + 1..insns.len() {
-                    match op(j) {
-                        Some(&Op::Load(s, 1)) if s == slot => {
-                            return matches!(op(skip_casts(j + 1)), Some(Op::Return(1)))
-                        }
-                        Some(&Op::Store(s, _)) if s == slot => return false,
-                        Some(
-                            Op::If { .. }
-                            | Op::Goto(_)
-                            | Op::Switch(_)
-                            | Op::Return(_)
-                            | Op::Athrow,
-                        ) => return false,
-                        _ => {}
-                    }
-                }
-                false
-            }
-            _ => false,
-        }
+        self.used_next(at, |k| {
+            matches!(insns.get(k).map(|i| &i.op), Some(Op::Return(1)))
+        })
     }
 
     /// Whether the value the instruction at `at` produces is dereferenced at once: the
@@ -2107,6 +2079,21 @@ impl Run<'_> {
     /// straight path (`String t = get(k); t.length()`).
     fn dereferenced(&self, at: u32) -> bool {
         let insns = &self.code.insns;
+        self.used_next(at, |k| match insns.get(k).map(|i| &i.op) {
+            Some(Op::GetField(_) | Op::ArrayLength | Op::MonitorEnter | Op::Athrow) => true,
+            Some(&Op::Invoke(kind, r)) => {
+                kind != crate::bytecode::InvokeKind::Static
+                    && self.class.member(r).desc.starts_with("()")
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether the value the instruction at `at` produces goes at once to an instruction that
+    /// `use_at` accepts (by index, past any casts): right after it, or through a local it is
+    /// stored into and loaded from next on the same straight path.
+    fn used_next(&self, at: u32, use_at: impl Fn(usize) -> bool) -> bool {
+        let insns = &self.code.insns;
         let op = |k: usize| insns.get(k).map(|i| &i.op);
         let skip_casts = |mut k: usize| {
             while matches!(op(k), Some(Op::CheckCast)) {
@@ -2114,16 +2101,8 @@ impl Run<'_> {
             }
             k
         };
-        let deref = |k: usize| match op(k) {
-            Some(Op::GetField(_) | Op::ArrayLength | Op::MonitorEnter | Op::Athrow) => true,
-            Some(&Op::Invoke(kind, r)) => {
-                kind != crate::bytecode::InvokeKind::Static
-                    && self.class.member(r).desc.starts_with("()")
-            }
-            _ => false,
-        };
         let k = skip_casts(at as usize + 1);
-        if deref(k) {
+        if use_at(k) {
             return true;
         }
         let Some(&Op::Store(slot, _)) = op(k) else {
@@ -2131,7 +2110,7 @@ impl Run<'_> {
         };
         for j in k + 1..insns.len() {
             match op(j) {
-                Some(&Op::Load(s, _)) if s == slot => return deref(skip_casts(j + 1)),
+                Some(&Op::Load(s, _)) if s == slot => return use_at(skip_casts(j + 1)),
                 Some(&Op::Store(s, _)) if s == slot => return false,
                 Some(Op::If { .. } | Op::Goto(_) | Op::Switch(_) | Op::Return(_) | Op::Athrow) => {
                     return false
