@@ -496,6 +496,8 @@ pub struct ThreadSafeList {
     size_reads: FxHashSet<String>,
     /// Can make a collection smaller (`remove`, `clear`, `poll`): method names.
     shrinks: FxHashSet<String>,
+    /// Ask whether the calling thread holds a lock (`isHeldByCurrentThread`): method names.
+    held_queries: FxHashSet<String>,
     /// Look at whether a key is there (`containsKey`): method names.
     key_tests: FxHashSet<String>,
     /// Look a value up by its key, `null` where the key is gone (`get(Object)`): names with
@@ -646,6 +648,7 @@ impl ThreadSafeList {
                 "head-read" => &mut self.head_reads,
                 "size-read" => &mut self.size_reads,
                 "size-shrink" => &mut self.shrinks,
+                "held-query" => &mut self.held_queries,
                 "key-test" => &mut self.key_tests,
                 "copy" => &mut self.copies,
                 "value" => &mut self.values,
@@ -679,6 +682,12 @@ impl ThreadSafeList {
     }
     /// A plain collection of the platform, or one of its interfaces (see
     /// [`crate::whole::causal::CONTENTS`]).
+    /// Whether method `name` asks whether the calling thread holds a lock (a lock's own query,
+    /// or a lock wrapper's of the same name).
+    pub fn is_held_query(&self, name: &str) -> bool {
+        self.held_queries.contains(name)
+    }
+
     pub fn is_collection(&self, name: &str) -> bool {
         self.collections.contains(name)
     }
@@ -1692,38 +1701,40 @@ impl HelperLock {
                 part,
             } => (owner, field, is_static, part),
         };
-        let (base, who) = match receiver {
-            _ if is_static => (Base::Static, 0),
-            Sym::This => (Base::This, 1),
-            Sym::Param(p) => (Base::Param(p), 4 + u64::from(p)),
-            // A lock object held in a field the caller can name again (`lock.lock()` on `this.lock`
-            // of a class whose lock is an `AutoLock`): the helper's lock inside it, named by the
-            // path, in every method that sees the same object.
-            Sym::Field(fb @ (Base::This | Base::Static | Base::Param(_)), fr) => {
-                let via = caller.class.member(fr);
-                let (vo, vf) = caller.program.field_owner(&via.class, &via.name)?;
-                let who = match fb {
-                    Base::Static => 0,
-                    Base::This => 1,
-                    Base::Param(q) => 4 + u64::from(q),
-                    Base::Outer => return None,
-                };
-                let h = crate::fxhash::hash_str(&format!("{owner}.{field}.{part}.{who}.{vo}.{vf}"));
-                return Some(LockId::Site(
-                    HELPER_SITES | (h as u32 & 0x3FFF_FFFC) | (who.min(2) as u32),
-                ));
+        // Whose lock it is: a static field's (0), the receiver's (1), a parameter's (4 + slot);
+        // and the field of the caller's that holds the receiver, when it is one (`lock.lock()`
+        // on `this.lock` of a class whose lock is an `AutoLock`: the helper's lock inside it,
+        // named by the path in every method that sees the same object).
+        let who_of = |b: Base| match b {
+            Base::Static => Some((Base::Static, 0)),
+            Base::This => Some((Base::This, 1)),
+            Base::Param(q) => Some((Base::Param(q), 4 + u64::from(q))),
+            Base::Outer => None,
+        };
+        let p = caller.program;
+        let ((base, who), via) = match receiver {
+            _ if is_static => ((Base::Static, 0), None),
+            Sym::This => (who_of(Base::This)?, None),
+            Sym::Param(q) => (who_of(Base::Param(q))?, None),
+            Sym::Field(b, fr) => {
+                let f = caller.class.member(fr);
+                (who_of(b)?, Some(p.field_owner(&f.class, &f.name)?))
             }
             _ => return None,
         };
-        let p = caller.program;
-        let named =
+        // The caller's own name for the field, so that the helper's lock and the caller's
+        // direct use of it are one lock; else one name per field and receiver that every call
+        // site of the helpers shares.
+        let named = via.is_none().then(|| {
             caller.class.refs.iter().position(|r| {
                 !r.is_method && p.field_owner(&r.class, &r.name) == Some((owner, field))
-            });
-        Some(match named {
+            })
+        });
+        Some(match named.flatten() {
             Some(r) => LockId::Field(base, r as u32, part),
             None => {
-                let h = crate::fxhash::hash_str(&format!("{owner}.{field}.{part}.{who}"));
+                let path = via.map_or(String::new(), |(vo, vf)| format!(".{vo}.{vf}"));
+                let h = crate::fxhash::hash_str(&format!("{owner}.{field}.{part}.{who}{path}"));
                 LockId::Site(HELPER_SITES | (h as u32 & 0x3FFF_FFFC) | (who.min(2) as u32))
             }
         })

@@ -726,7 +726,7 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                 // A release only where this thread holds the lock (`if
                 // (isHeldByCurrentThread()) lock.unlock();`): the state of the lock itself.
                 let held_test = matches!(cond, Cond::Zero | Cond::NonZero)
-                    && matches!(prev, Some(&Op::Invoke(_, r)) if held_query(&c.member(r).name));
+                    && matches!(prev, Some(&Op::Invoke(_, r)) if prog.thread_safe.is_held_query(&c.member(r).name));
                 if !field_test && !held_test {
                     return None;
                 }
@@ -757,7 +757,7 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
                     .then(|| prog.thread_safe.lock_op(&mr.class, &mr.name))
                     .flatten();
                 let Some(op) = op else {
-                    if held_query(&mr.name) {
+                    if prog.thread_safe.is_held_query(&mr.name) {
                         continue;
                     }
                     if &*mr.name == "wait"
@@ -818,15 +818,6 @@ fn lock_helper(prog: &Program, id: MethodId) -> Option<locks::LockHelper> {
         tries,
         lock,
     })
-}
-
-/// Whether a method of this name asks whether the current thread holds a lock (the queries of
-/// `ReentrantLock` and `ReentrantReadWriteLock`, or a lock wrapper's own of the same name).
-fn held_query(name: &str) -> bool {
-    matches!(
-        name,
-        "isHeldByCurrentThread" | "isWriteLockedByCurrentThread" | "isLocked"
-    )
 }
 
 /// Whether the call at `at` is made on a flag lock of the program read from a field right

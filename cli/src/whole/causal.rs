@@ -1687,12 +1687,12 @@ impl Run<'_> {
             if edge == crate::bytecode::cfg::EDGES {
                 return false;
             }
+            // Every other way out of the branch throws (and there is one).
             let from = self.block_of[br as usize] as usize;
-            let others: Vec<u32> = (blocks[from].succs.iter())
-                .copied()
-                .filter(|&s| s != edge)
-                .collect();
-            if others.is_empty() || !others.iter().all(|&o| throws(o)) {
+            let mut others = (blocks[from].succs.iter())
+                .filter(|&&s| s != edge)
+                .peekable();
+            if others.peek().is_none() || !others.all(|&o| throws(o)) {
                 return false;
             }
             any = true;
@@ -2231,14 +2231,10 @@ impl Run<'_> {
         };
         let m = self.class.member(r);
         let ts = &self.p.thread_safe;
-        // An iterator walks the collection a view of which made it (`map.keySet().iterator()`,
-        // the view's value keeping the field the collection came from): its `remove()` removes
-        // from that collection.
-        let walks = matches!(&*m.class, "java/util/Iterator" | "java/util/ListIterator");
         // A collection whose code is in the program (the platform's own modules scanned) is
         // analysed through it.
         if kind == crate::bytecode::InvokeKind::Static
-            || !(ts.is_collection(&m.class) || walks)
+            || !ts.is_collection(&m.class)
             || self.p.resolved(self.id.class, r).is_some()
             || locks::is_object_method(&m.name)
         {
