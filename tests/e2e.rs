@@ -3541,3 +3541,97 @@ public class Peer {
         run.describe()
     );
 }
+
+/// A library's drain loop that waits on a condition while its thread-safe queue is empty: the
+/// wait releases the lock, and the loop condition carries the last round's look at the queue
+/// (through the bytes drained so far), but each round looks at the queue again after the wait.
+/// What the round combines (the element it takes, the count it lowers) is read in one hold of
+/// the lock: no high-level data race. The twin divides the head's size, found after the wait,
+/// by a count read before it: two holds, while `add` updates both in one.
+#[test]
+fn a_loop_that_waits_looks_at_its_queue_again_each_round() {
+    const SIZED: &str = r#"package e2e.waits;
+
+import java.util.Collection;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+public class Sized<T> {
+    static final class El<T> {
+        final T item;
+        final int size;
+        El(T item, int size) { this.item = item; this.size = size; }
+    }
+
+    private final Queue<El<T>> queue = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition notEmpty = lock.newCondition();
+    private int count;
+
+    public void add(T item, int size) {
+        lock.lock();
+        try {
+            queue.add(new El<>(item, size));
+            count += size;
+            notEmpty.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int drain(Collection<T> into) throws InterruptedException {
+        int bytes = 0;
+        lock.lock();
+        try {
+            while (bytes == 0) {
+                El<T> el = queue.peek();
+                if (el != null) {
+                    el = queue.poll();
+                    count -= el.size; // QUIET
+                    bytes += el.size;
+                    into.add(el.item);
+                } else {
+                    notEmpty.await();
+                }
+            }
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public double headShare() throws InterruptedException {
+        lock.lock();
+        try {
+            int total = count;
+            while (queue.isEmpty()) {
+                notEmpty.await();
+            }
+            El<T> el = queue.peek();
+            return (double) el.size / total; // BUGGY
+        } finally {
+            lock.unlock();
+        }
+    }
+}
+"#;
+    let (run, report) = scan_library(
+        "wait-loop",
+        "e2e/waits/Sized.java",
+        SIZED,
+        &["--rules", "high-level-data-race"],
+    );
+    let lines = finding_lines(&report, "high-level-data-race", "e2e.waits.Sized");
+    assert!(
+        !lines.contains(&line_of(SIZED, "// QUIET")),
+        "each round takes and counts in one hold of the lock: {lines:?}\n{}",
+        run.describe()
+    );
+    assert!(
+        lines.contains(&line_of(SIZED, "// BUGGY")),
+        "the count is read before the wait, the head after it: {lines:?}\n{}",
+        run.describe()
+    );
+}

@@ -2034,6 +2034,9 @@ impl Run<'_> {
                 if cx.record {
                     self.note_on(g, on);
                 }
+                // A new instance: current, even where the arguments or the conditions carry
+                // one that left (the last round's look, through a loop condition).
+                result.again |= bit & result.left;
                 result.src |= bit;
                 result.data |= bit;
             } else if cx.produces
