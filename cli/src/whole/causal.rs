@@ -521,6 +521,15 @@ impl Val {
         }
     }
 
+    /// The value with a new instance of the sources `bit` as data: a read made here, current
+    /// even where the value also carries an instance of them that left its region (the last
+    /// loop iteration's look, through a condition or an argument: [`Val::again`]).
+    fn add_instance(&mut self, bit: u64) {
+        self.again |= bit & self.left;
+        self.src |= bit;
+        self.data |= bit;
+    }
+
     /// The sources that are the thread's own wherever either value carries them.
     fn mine_with(&self, o: &Val) -> u64 {
         let own = |v: &Val| v.mine | !v.src;
@@ -2034,11 +2043,9 @@ impl Run<'_> {
                 if cx.record {
                     self.note_on(g, on);
                 }
-                // A new instance: current, even where the arguments or the conditions carry
-                // one that left (the last round's look, through a loop condition).
-                result.again |= bit & result.left;
-                result.src |= bit;
-                result.data |= bit;
+                // Current, even where the arguments or the conditions carry one that left
+                // (the last round's look, through a loop condition).
+                result.add_instance(bit);
             } else if cx.produces
                 && access & WRITE != 0
                 && (kind == RegionCall::Validating || returns == Returns::Owned)
@@ -2488,11 +2495,9 @@ impl Run<'_> {
                 if updated {
                     self.own_outcome |= bit;
                 }
-                // A new instance: current, even where the value also carries one that left
-                // (the last iteration's, by a condition: `Val::again`).
-                result.again |= bit & result.left;
-                result.src |= bit;
-                result.data |= bit;
+                // Current, even where the value also carries one that left (the last
+                // iteration's, by a condition).
+                result.add_instance(bit);
                 if outer.is_none() && !enclosed && bit != 0 {
                     result.again &= !bit;
                     result.left |= bit;
@@ -2516,9 +2521,7 @@ impl Run<'_> {
                     None => self.source((cx.at, k), Src::Plain(var, loc), None),
                 };
                 k += 1;
-                result.again |= bit & result.left;
-                result.src |= bit;
-                result.data |= bit;
+                result.add_instance(bit);
             }
         }
         // A setter called in this method's region makes a test-and-set through accessors (a
