@@ -49,6 +49,7 @@ pub fn level_ok(rule: &str, level: &str, evidence: Option<&str>) -> bool {
         || (rule == "high-level-data-race"
             && level == "note"
             && evidence == Some("unrelated-update"))
+        || (rule == "causal-stale-value" && level == "note" && evidence == Some("getter-check"))
 }
 
 // ---------------------------------------------------------------------------------------------

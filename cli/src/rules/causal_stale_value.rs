@@ -417,7 +417,16 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         pc: None,
     }
     .in_code(p.method(f.src.loc.method).code.as_ref())];
-    if let Some(left) = f.left_at {
+    if let (Some(at), true) = (f.left_at, f.unlocked) {
+        // A getter's look, made holding no lock at the call here.
+        let getter = method_of(f.src.loc.method).unwrap_or_default();
+        steps.push(Step::here(
+            StepKind::Stale,
+            line_in(p, mid, at),
+            site(at),
+            format!("`{getter}()` is called here holding no lock, and its look is open to {writer_name} from then on"),
+        ));
+    } else if let Some(left) = f.left_at {
         steps.push(Step::here(
             StepKind::Stale,
             line_in(p, mid, left),
@@ -477,8 +486,15 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     if let Some(code) = method.code.as_ref() {
         crate::explain::name_back_edges(code, &mut steps);
     }
+    // An unlocked look a getter made, one call away (`if (!e.hasLeader()) e.claim(me)`): the
+    // caller's own check, but weaker evidence than a look made here (a lifecycle flag tested
+    // before an idempotent `stop()`, a per-message object's getter): a note.
+    let getter = f.unlocked && f.src.loc.method != mid;
     let read_words = if f.unlocked {
-        "was read outside any critical section".to_string()
+        match method_of(f.src.loc.method) {
+            Some(getter) => format!("was read outside any critical section, by `{getter}()`"),
+            None => "was read outside any critical section".to_string(),
+        }
     } else {
         format!("was read inside {r1}")
     };
@@ -540,10 +556,19 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
     )
     };
+    let message = if getter {
+        format!("{message} (a note: the unlocked look is a getter's, one call away)")
+    } else {
+        message
+    };
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::CausalStaleValue,
-        level: RuleId::CausalStaleValue.meta().level,
+        level: if getter {
+            crate::rules::Level::Note
+        } else {
+            RuleId::CausalStaleValue.meta().level
+        },
         message,
         class: class.dotted_name(),
         method: method.name.to_string(),
@@ -557,6 +582,8 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         threads,
         evidence: Some(if by_key {
             "key-check"
+        } else if getter {
+            "getter-check"
         } else if f.index {
             "index-check"
         } else if f.check {

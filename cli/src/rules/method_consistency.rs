@@ -874,7 +874,10 @@ fn linked(
                 in_region(&c.a) && in_other(&c.b) || in_region(&c.b) && in_other(&c.a)
             })
             || o.summary.ret_reads.iter().any(in_region)
-            || o.summary.ret_plain.iter().any(|&(_, loc)| unlocked_at(loc));
+            || o.summary
+                .ret_plain
+                .iter()
+                .any(|&(_, loc, _)| unlocked_at(loc));
         // Only tested: at once, or the look's value stays inside its own region (used
         // there, or not at all) and decides nothing about entering the other section.
         let tested = e

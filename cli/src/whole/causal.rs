@@ -126,8 +126,9 @@ pub struct Summary {
     /// Region reads the return value depends on.
     pub ret_reads: Vec<GAccess>,
     /// Reads outside every region of the method (and its callees) the return value depends on:
-    /// inside the caller's region when it holds one.
-    pub ret_plain: Vec<(Var, Loc)>,
+    /// inside the caller's region when it holds one. With each, the object read, as in
+    /// [`Run::src_on`] (a parameter's slot + 1; 0 unknown).
+    pub ret_plain: Vec<(Var, Loc, u8)>,
     /// A parameter flows (data or control) into a write inside a region.
     pub param_writes: Vec<(u8, GAccess)>,
     /// Of [`Self::param_writes`], those a parameter decides only on the way to a test of the
@@ -150,8 +151,14 @@ pub struct Summary {
     /// a compare-and-set's new value is. A caller's stale value passed in overwrites no update
     /// it did not see.
     pub param_compared: Vec<(u8, GAccess)>,
+    /// Of [`Self::param_plain_writes`], those made under a condition that compares the
+    /// parameter with a look at the variable written made here (`Segment s2 = segments[i]; if
+    /// (s == s2) segments[i] = new Segment(s, n);`): validated as in [`Self::param_compared`]
+    /// where a caller's region holds the call (`synchronized (s) { s = resizeIfNeeded(s, i);
+    /// .. }`), which makes the look fresh.
+    pub param_plain_compared: Vec<(u8, Var, Loc)>,
     /// A parameter flows into a write outside every region of the method.
-    pub param_plain_writes: Vec<(u8, Var, Loc)>,
+    pub param_plain_writes: Vec<(u8, Var, Loc, u8)>,
     /// Writes inside regions anywhere in the dynamic scope (a condition of the caller controls
     /// them).
     pub writes: Vec<GAccess>,
@@ -160,7 +167,7 @@ pub struct Summary {
     /// index is used, as it would on the collection itself.
     pub index_reads: Vec<GAccess>,
     /// Writes outside every region.
-    pub plain_writes: Vec<(Var, Loc)>,
+    pub plain_writes: Vec<(Var, Loc, u8)>,
     /// Variables it updates in its own regions, compare-and-sets included.
     pub updated: Vec<Var>,
     /// Variables whose update's outcome it returns (`getAndResetFlag()` returning
@@ -244,7 +251,7 @@ pub struct Combine {
 pub struct Flow {
     pub src: GAccess,
     /// Where the value left its region, in this method (a release, or the call that returned
-    /// it), when known.
+    /// it), when known; for an unlocked look made by a getter, the call of the getter.
     pub left_at: Option<u32>,
     pub dst: GAccess,
     /// Where the value enters the second region in this method: the call passing it (or
@@ -702,6 +709,9 @@ struct Run<'a> {
     publish: u32,
     /// Reads made in this method outside every region, its caller's included.
     unlocked: u64,
+    /// Of [`Self::unlocked`], the looks of a getter this method calls holding no lock (see
+    /// [`getter`]): evidence only where they decide a write, not as the data written.
+    got: u64,
     via: [u32; 64],
     /// Own regions held at the current instruction (on every pass: [`Run::exited`] asks them).
     held: Vec<u32>,
@@ -1081,6 +1091,18 @@ impl Run<'_> {
         });
     }
 
+    /// A write of `var` a callee makes with no region of its own, in this method's region
+    /// `outer` (`synchronized void start() { moveTo(RUNNING); }`): an access of that region
+    /// here, so that its view writes `var` ([`region_views`]) where the views' own scopes do
+    /// not reach (a `volatile` field, an array's elements, a thread-safe object's state, a
+    /// plain collection's contents: what this analysis alone follows).
+    fn helper_write(&mut self, at: u32, var: Var, outer: Option<u32>) {
+        let followed = var_kind(var) != FIELD || !self.fields.is_tracked(var_field(var));
+        if followed && Self::own(outer).is_some() {
+            self.access(at, var, WRITE, None);
+        }
+    }
+
     /// The definition of a value at `at` (recording pass): two reads of different globals
     /// combine; two parameters combine.
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
@@ -1291,6 +1313,11 @@ impl Run<'_> {
                 continue;
             };
             let check = data & (1 << b) == 0;
+            // A getter's look counts where it decides the write here, not as what a callee's
+            // write is computed from.
+            if self.got & (1 << b) != 0 && decides & (1 << b) == 0 {
+                continue;
+            }
             let index = edge == Edge::Index;
             // An object read from a field and replaced in the same region (`n = head; head =
             // null;`: the list detached) is taken out, this thread's own, like the element a
@@ -1345,7 +1372,12 @@ impl Run<'_> {
             }
             let flow = Flow {
                 src,
-                left_at: (!unlocked && self.left_at[b] != NO_LEFT).then_some(self.left_at[b]),
+                // An unlocked look a getter made: the call that made it, here.
+                left_at: if unlocked {
+                    (self.got & (1 << b) != 0).then_some(self.via[b])
+                } else {
+                    (self.left_at[b] != NO_LEFT).then_some(self.left_at[b])
+                },
                 dst,
                 entry_at,
                 enter_site,
@@ -1414,7 +1446,8 @@ impl Run<'_> {
             return;
         }
         let u = union(inputs);
-        let stale = ((u.left & !u.again & self.atomic) | (u.src & self.unlocked)) & u.data;
+        let stale =
+            ((u.left & !u.again & self.atomic) | (u.src & self.unlocked & !self.got)) & u.data;
         for b in bits(stale) {
             if let Some(g) = self.read_access(b) {
                 push_capped(&mut self.out.escapes, g);
@@ -1645,14 +1678,26 @@ impl Run<'_> {
     /// `p` with a look at `var` made in the region at `site` and still current there (see
     /// [`Summary::param_compared`]).
     fn compared_with_fresh(&self, at: u32, p: usize, var: Var, site: u32) -> bool {
+        self.compared_with_look(at, p, var, Some(site))
+    }
+
+    /// [`Self::compared_with_fresh`], with a look made in the region at `site`, or with a
+    /// plain look made in this method (`None`: one its callers' lock covers).
+    fn compared_with_look(&self, at: u32, p: usize, var: Var, site: Option<u32>) -> bool {
         let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
             return false;
+        };
+        let kind = match site {
+            Some(_) => self.atomic,
+            None => !self.atomic & !PARAM_MASK,
         };
         bs.branches.iter().any(|br| {
             self.branch.get(br).is_some_and(|c| {
                 c.data & (1 << p) != 0
-                    && bits(c.current() & c.data & self.atomic)
-                        .any(|b| self.src_var(b) == Some(var) && self.outer_of(b) == Some(site))
+                    && bits(c.current() & c.data & kind).any(|b| {
+                        self.src_var(b) == Some(var)
+                            && site.is_none_or(|site| self.outer_of(b) == Some(site))
+                    })
             })
         })
     }
@@ -1857,15 +1902,21 @@ impl Run<'_> {
                 }
             }
             None => {
-                push_capped(&mut self.out.summary.plain_writes, (var, loc));
+                push_capped(&mut self.out.summary.plain_writes, (var, loc, on));
                 if checked {
                     push_capped(&mut self.out.summary.plain_checked, (var, loc));
                 }
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(
                         &mut self.out.summary.param_plain_writes,
-                        (p as u8, var, loc),
+                        (p as u8, var, loc, on),
                     );
+                    if data & (1 << p) != 0 && self.compared_with_look(at, p, var, None) {
+                        push_capped(
+                            &mut self.out.summary.param_plain_compared,
+                            (p as u8, var, loc),
+                        );
+                    }
                 }
             }
         }
@@ -2488,6 +2539,9 @@ impl Run<'_> {
                     if enclosed { Some(CALLER_SITE) } else { outer },
                 );
                 self.mark_on(bit, on_arg(s, g));
+                if cx.record {
+                    self.note_on(*g, on_arg(s, g));
+                }
                 k += 1;
                 // The callee also writes what it read (`tryAcquire()`, `acquire()` that
                 // checks a bound and increments): its result reports its own update.
@@ -2507,7 +2561,15 @@ impl Run<'_> {
                     }
                 }
             }
-            for &(var, loc) in &s.ret_plain {
+            // A getter's look made holding no lock (`boolean hasLeader() { return leader !=
+            // null; }`) called holding none either and tested at once (`if
+            // (!election.hasLeader())`): the caller's own unlocked check, one call away, as if
+            // the field were read here.
+            let looked = outer.is_none()
+                && !enclosed
+                && getter(views, callee as usize)
+                && crate::analysis::outcome::result_tested(code, cx.at);
+            for &(var, loc, on) in &s.ret_plain {
                 let bit = match outer {
                     Some(site) => {
                         let g = GAccess {
@@ -2521,6 +2583,14 @@ impl Run<'_> {
                     None => self.source((cx.at, k), Src::Plain(var, loc), None),
                 };
                 k += 1;
+                let on = usize::from(on)
+                    .checked_sub(1)
+                    .and_then(|slot| inputs.get(slot));
+                self.mark_on(bit, on.map_or(0, |o| object_on(*o)));
+                if looked {
+                    self.unlocked |= bit;
+                    self.got |= bit;
+                }
                 result.add_instance(bit);
             }
         }
@@ -2528,8 +2598,8 @@ impl Run<'_> {
         // nest's before Java 11, Kotlin's properties): noted in every pass, as a field store.
         if let Some(site) = outer {
             for (_, s) in &summaries {
-                let params = s.param_plain_writes.iter().map(|&(_, var, _)| var);
-                for var in params.chain(s.plain_writes.iter().map(|&(var, _)| var)) {
+                let params = s.param_plain_writes.iter().map(|&(_, var, _, _)| var);
+                for var in params.chain(s.plain_writes.iter().map(|&(var, _, _)| var)) {
                     self.note_test_and_set(cx.at, var, site);
                 }
             }
@@ -2628,6 +2698,7 @@ impl Run<'_> {
                         a.or(fctl).without_control(looks)
                     };
                     let dst = (w, on_arg(s, &w));
+                    self.note_on(w, dst.1);
                     let edge = Edge::of(w.node == callee);
                     self.flow(decided, arg(slot).data, dst, (cx.at, cx.at), edge);
                     push_capped(&mut self.out.summary.writes, w);
@@ -2663,6 +2734,7 @@ impl Run<'_> {
                         }
                     }
                     self.note_guard(cx.at, w);
+                    self.note_on(w, on_arg(s, &w));
                     if !rechecked(&w) {
                         let looks = self.rechecked_looks(fctl, s, &w, outcome_safe);
                         self.flow(
@@ -2679,8 +2751,9 @@ impl Run<'_> {
                 // caller that knows which implementation runs (its argument's class).
                 if let Some(q) = dispatch_on {
                     let class = views.nodes[callee as usize].method.class;
-                    let writes = s.param_plain_writes.iter().map(|&(_, var, loc)| (var, loc));
-                    for (var, loc) in writes.chain(s.plain_writes.iter().copied()) {
+                    let writes = (s.param_plain_writes.iter()).map(|&(_, var, loc, _)| (var, loc));
+                    let own = s.plain_writes.iter().map(|&(var, loc, _)| (var, loc));
+                    for (var, loc) in writes.chain(own) {
                         let checked = s.plain_checked.contains(&(var, loc));
                         self.dispatch(cx.at, q, class, var, loc, checked);
                     }
@@ -2705,28 +2778,44 @@ impl Run<'_> {
                         }
                     }
                 }
-                for &(slot, var, loc) in &s.param_plain_writes {
+                // The object the callee wrote, in this method's terms (see `on_arg`).
+                let object = |on: u8| {
+                    usize::from(on)
+                        .checked_sub(1)
+                        .and_then(|slot| inputs.get(slot))
+                        .map_or(0, |o| object_on(*o))
+                };
+                for &(slot, var, loc, on) in &s.param_plain_writes {
                     if dispatch_on.is_some() {
                         continue;
                     }
-                    let checked = s.plain_checked.contains(&(var, loc));
+                    // Installed only if it still relates so to what is there now: a stale value
+                    // passed in overwrites nothing it did not see, and decides nothing more.
+                    let compared =
+                        outer.is_some() && s.param_plain_compared.contains(&(slot, var, loc));
+                    let checked = compared || s.plain_checked.contains(&(var, loc));
                     // Re-checked: as for the callee's own regions (above), the caller's
                     // condition decides nothing, not even as the implicit flow an argument
                     // computed under it carries.
-                    let v = if checked {
+                    let v = if compared {
+                        Val::default()
+                    } else if checked {
                         arg(slot).without_control(ctl)
                     } else {
                         arg(slot).or(fctl)
                     };
-                    self.write(cx.at, var, (v, 0), arg(slot).data, outer, loc, checked);
+                    let on = object(on);
+                    self.helper_write(cx.at, var, outer);
+                    self.write(cx.at, var, (v, on), arg(slot).data, outer, loc, checked);
                 }
-                for &(var, loc) in &s.plain_writes {
+                for &(var, loc, on) in &s.plain_writes {
                     if dispatch_on.is_some() {
                         continue;
                     }
                     let checked = s.plain_checked.contains(&(var, loc));
                     let v = if checked { Val::default() } else { fctl };
-                    self.write(cx.at, var, (v, 0), 0, outer, loc, checked);
+                    self.helper_write(cx.at, var, outer);
+                    self.write(cx.at, var, (v, object(on)), 0, outer, loc, checked);
                 }
                 for &(i, j) in &s.param_pairs {
                     let v = arg(i).or(arg(j));
@@ -3069,7 +3158,11 @@ impl Analysis for Run<'_> {
                         match self.srcs[b] {
                             Src::Atomic(g) => push_capped(&mut self.out.summary.ret_reads, g),
                             Src::Plain(var, loc) => {
-                                push_capped(&mut self.out.summary.ret_plain, (var, loc))
+                                let on = match self.src_on[b] {
+                                    UNSET => 0,
+                                    on => on,
+                                };
+                                push_capped(&mut self.out.summary.ret_plain, (var, loc, on))
                             }
                             Src::Outcome(var, _) => {
                                 push_capped(&mut self.out.summary.ret_outcome, var)
@@ -3205,6 +3298,7 @@ fn analyse(
         took: 0,
         publish: 0,
         unlocked: 0,
+        got: 0,
         via: [NO_LEFT; 64],
         held: Vec::new(),
         combined: FxHashSet::default(),
@@ -3296,6 +3390,28 @@ pub struct Analysed {
 
 /// Analyse the nodes that matter, callees first: what needs only the explored graph, so that
 /// it can run beside the computation of the views over it.
+/// Whether node `v` is a getter: a method that calls nothing (a leaf of the call graph, with
+/// no region of its own: a synchronized one's look is a region's). What it returns of the
+/// fields it reads is a look its caller makes, one call away.
+fn getter(views: &Graph, v: usize) -> bool {
+    views.facts[v].calls.is_empty() && views.facts[v].regions.is_empty()
+}
+
+/// Whether method `id` reads a field whose values the causal graph follows
+/// ([`FieldTable::is_valued`]).
+fn reads_valued(p: &Program, fields: &FieldTable, id: MethodId) -> bool {
+    let class = p.class(id.class);
+    p.method(id).code.as_ref().is_some_and(|code| {
+        code.insns.iter().any(|i| match i.op {
+            Op::GetField(r) | Op::GetStatic(r) => {
+                let m = class.member(r);
+                (fields.raw_id(p, &m.class, &m.name)).is_some_and(|f| fields.is_valued(f))
+            }
+            _ => false,
+        })
+    })
+}
+
 pub fn analyse_nodes(p: &Program, views: &Graph) -> Analysed {
     let t0 = std::time::Instant::now();
     let n = views.nodes.len();
@@ -3320,6 +3436,18 @@ pub fn analyse_nodes(p: &Program, views: &Graph) -> Analysed {
         if !std::mem::replace(&mut relevant[v], true) {
             stack.extend(preds[v].iter().copied());
         }
+    }
+    // The getters the relevant nodes call (see [`getter`]): what their looks return is a
+    // caller's check.
+    let getters: Vec<usize> = (0..n)
+        .filter(|&v| relevant[v])
+        .flat_map(|v| views.edges[v].iter().copied())
+        .filter(|&w| {
+            !relevant[w] && getter(views, w) && reads_valued(p, fields, views.nodes[w].method)
+        })
+        .collect();
+    for w in getters {
+        relevant[w] = true;
     }
     let mut under = vec![false; n];
     for f in &views.facts {
