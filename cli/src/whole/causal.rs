@@ -1097,8 +1097,7 @@ impl Run<'_> {
     /// not reach (a `volatile` field, an array's elements, a thread-safe object's state, a
     /// plain collection's contents: what this analysis alone follows).
     fn helper_write(&mut self, at: u32, var: Var, outer: Option<u32>) {
-        let followed = var_kind(var) != FIELD || !self.fields.is_tracked(var_field(var));
-        if followed && Self::own(outer).is_some() {
+        if followed_only(self.fields, var) && Self::own(outer).is_some() {
             self.access(at, var, WRITE, None);
         }
     }
@@ -1676,14 +1675,9 @@ impl Run<'_> {
 
     /// Whether a condition that decides the instruction at `at` compares the value of source
     /// `p` with a look at `var` made in the region at `site` and still current there (see
-    /// [`Summary::param_compared`]).
-    fn compared_with_fresh(&self, at: u32, p: usize, var: Var, site: u32) -> bool {
-        self.compared_with_look(at, p, var, Some(site))
-    }
-
-    /// [`Self::compared_with_fresh`], with a look made in the region at `site`, or with a
-    /// plain look made in this method (`None`: one its callers' lock covers).
-    fn compared_with_look(&self, at: u32, p: usize, var: Var, site: Option<u32>) -> bool {
+    /// [`Summary::param_compared`]), or, with no `site`, a plain look made in this method (one a
+    /// caller's region covers: [`Summary::param_plain_compared`]).
+    fn compared_with_fresh(&self, at: u32, p: usize, var: Var, site: Option<u32>) -> bool {
         let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
             return false;
         };
@@ -1890,7 +1884,7 @@ impl Run<'_> {
                 self.note_outcome_checked(self.control(at), dst);
                 for p in bits(v.src & PARAM_MASK) {
                     push_capped(&mut self.out.summary.param_writes, (p as u8, dst));
-                    if data & (1 << p) != 0 && self.compared_with_fresh(at, p, var, site) {
+                    if data & (1 << p) != 0 && self.compared_with_fresh(at, p, var, Some(site)) {
                         push_capped(&mut self.out.summary.param_compared, (p as u8, dst));
                     }
                     if data & (1 << p) == 0 {
@@ -1911,7 +1905,7 @@ impl Run<'_> {
                         &mut self.out.summary.param_plain_writes,
                         (p as u8, var, loc, on),
                     );
-                    if data & (1 << p) != 0 && self.compared_with_look(at, p, var, None) {
+                    if data & (1 << p) != 0 && self.compared_with_fresh(at, p, var, None) {
                         push_capped(
                             &mut self.out.summary.param_plain_compared,
                             (p as u8, var, loc),
@@ -2496,12 +2490,16 @@ impl Run<'_> {
         let outer = Self::own(cx.caller_region);
         // The object a callee's access is made on, in this method's terms: the callee's
         // parameter slot it names, when this method passes one of its own there.
-        let on_arg = |s: &Summary, g: &GAccess| -> u8 {
-            s.bases
-                .iter()
-                .find(|(x, _)| x == g)
-                .and_then(|&(_, on)| inputs.get(usize::from(on) - 1))
+        // `on` names a callee's parameter slot + 1 (0: unknown).
+        let object = |on: u8| {
+            (usize::from(on).checked_sub(1))
+                .and_then(|slot| inputs.get(slot))
                 .map_or(0, |a| object_on(*a))
+        };
+        let on_arg = |s: &Summary, g: &GAccess| -> u8 {
+            (s.bases.iter())
+                .find(|(x, _)| x == g)
+                .map_or(0, |&(_, on)| object(on))
         };
         // Every caller holds a lock around this whole method (an entry lock, or `this` held by
         // the caller) and no region of its own is open at the call: what the callee read in
@@ -2521,9 +2519,10 @@ impl Run<'_> {
             // to this thread like the element a library `poll()` returns: not a snapshot. (A
             // number computed in an update, `addAndGet(0)`, stays one: written back, it loses
             // the updates made in between.)
-            let object = (self.p.method(views.nodes[callee as usize].method)).returns_reference();
+            let reference =
+                (self.p.method(views.nodes[callee as usize].method)).returns_reference();
             let taken = |g: &GAccess| {
-                object
+                reference
                     && s.writes
                         .iter()
                         .any(|w| w.var == g.var && w.node == g.node && w.site == g.site)
@@ -2583,10 +2582,7 @@ impl Run<'_> {
                     None => self.source((cx.at, k), Src::Plain(var, loc), None),
                 };
                 k += 1;
-                let on = usize::from(on)
-                    .checked_sub(1)
-                    .and_then(|slot| inputs.get(slot));
-                self.mark_on(bit, on.map_or(0, |o| object_on(*o)));
+                self.mark_on(bit, object(on));
                 if looked {
                     self.unlocked |= bit;
                     self.got |= bit;
@@ -2778,13 +2774,6 @@ impl Run<'_> {
                         }
                     }
                 }
-                // The object the callee wrote, in this method's terms (see `on_arg`).
-                let object = |on: u8| {
-                    usize::from(on)
-                        .checked_sub(1)
-                        .and_then(|slot| inputs.get(slot))
-                        .map_or(0, |o| object_on(*o))
-                };
                 for &(slot, var, loc, on) in &s.param_plain_writes {
                     if dispatch_on.is_some() {
                         continue;
@@ -3390,6 +3379,13 @@ pub struct Analysed {
 
 /// Analyse the nodes that matter, callees first: what needs only the explored graph, so that
 /// it can run beside the computation of the views over it.
+/// Whether variable `x` is one this analysis follows beyond the views' fields: array elements,
+/// thread-safe object states, plain collections' contents, and `volatile` fields
+/// (`FieldTable::is_valued`).
+fn followed_only(fields: &FieldTable, x: Var) -> bool {
+    var_kind(x) != FIELD || !fields.is_tracked(var_field(x))
+}
+
 /// Whether node `v` is a getter: a method that calls nothing (a leaf of the call graph, with
 /// no region of its own: a synchronized one's look is a region's). What it returns of the
 /// fields it reads is a look its caller makes, one call away.
@@ -3568,9 +3564,6 @@ pub fn finish(views: &Views, a: Analysed) -> CausalGraph {
 /// and written), plus array elements and thread-safe object states accessed in the region, plus
 /// one view per one-call region on a thread-safe object.
 fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
-    // What this analysis follows beyond the views' fields: array elements, thread-safe object
-    // states, plain collections' contents, and `volatile` fields (`FieldTable::is_valued`).
-    let followed_only = |x: Var| var_kind(x) != FIELD || !views.fields.is_tracked(var_field(x));
     // In chunks, each interned before the next is computed: only one chunk's lists are held
     // unshared at a time.
     let mut lists = VarLists::default();
@@ -3605,7 +3598,7 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
                         reads.push(var);
                     }
                 }
-                for a in own.iter().filter(|a| followed_only(a.var)) {
+                for a in own.iter().filter(|a| followed_only(&views.fields, a.var)) {
                     if a.kind & READ != 0 {
                         reads.push(a.var);
                     }
@@ -3641,7 +3634,11 @@ fn region_views(views: &Views, outs: &[Option<NodeOut>]) -> Vec<RegionView> {
     let mut extra: FxHashMap<(usize, u32), (Vec<Var>, Vec<Var>)> = FxHashMap::default();
     for (v, o) in outs.iter().enumerate() {
         let Some(o) = o else { continue };
-        for a in o.accesses.iter().filter(|a| followed_only(a.var)) {
+        for a in o
+            .accesses
+            .iter()
+            .filter(|a| followed_only(&views.fields, a.var))
+        {
             for &site in a.held.iter().filter(|&&s| s != a.at) {
                 if have.contains(&(v, site)) {
                     continue;
