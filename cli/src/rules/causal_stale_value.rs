@@ -467,6 +467,15 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         format!("the decision on it lets a key of {written} be looked up here, inside {r2}, and the result used untested: gone if {writer_name} removed it in between")
     } else if f.index {
         format!("the decision on it lets an index into {written} be used here, inside {r2}: out of range if {writer_name} removed elements in between")
+    } else if f.require {
+        format!(
+            "the value (or a condition on it) lets the call here go ahead; inside {r2} {written} is checked again and the call throws if it changed ({}line {})",
+            {
+                let wfile = source_path(p.class(f.dst.loc.method.class));
+                if wfile != home { format!("{wfile} ") } else { String::new() }
+            },
+            write_line.map_or("?".to_string(), |l| l.to_string())
+        )
     } else if same_place {
         format!("the value (or a condition on it) is written to {written} here, inside {r2}")
     } else {
@@ -547,6 +556,14 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
             entry_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
         )
+    } else if f.require {
+        format!(
+            "Stale value across critical sections: {what} {read_words} ({}){} and lets the call at {} go ahead, which requires it: inside {r2} ({}) the call checks {written} again and throws if it changed; {who}, so the call may fail",
+            read_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+            if f.unlocked { "," } else { ", left it," },
+            entry_line.map_or("an unknown line".to_string(), |l| format!("line {l}")),
+            write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
+        )
     } else {
         format!(
         "Stale value across critical sections: {what} {read_words} ({}){} and {} written to {written} inside {r2} ({}); {who}, so the value may be out of date when it is used",
@@ -586,6 +603,8 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
             "getter-check"
         } else if f.index {
             "index-check"
+        } else if f.require {
+            "precondition"
         } else if f.check {
             "check-then-act"
         } else {

@@ -658,12 +658,226 @@ pub fn check(
         }
         out.push(explain(p, v, g, x, node, witness));
     }
+    object_splits(p, v, g, &mut reported, &mut out);
     profile.push(format!(
         "high-level-data-race: {} reported, in {:?}",
         out.len(),
         t0.elapsed()
     ));
     out
+}
+
+/// The same field of several objects read in separate critical sections and combined
+/// ([`causal::NodeOut::object_splits`]: `total += a.balance` in a loop that enters `synchronized
+/// (a)` for each account), while a concurrent thread updates that field of two objects in one
+/// critical section ([`causal::NodeOut::multi_writes`]: a transfer). The views are those of
+/// objects: the writer's view holds `from.balance` and `to.balance`, the reader's views one
+/// each, and between two of them the transfer can move an amount from an object not read yet
+/// to one already read (or back), so the combination counts it twice or not at all. A field
+/// that no section updates on two objects at once has no such invariant over objects (a
+/// striped counter summed stripe by stripe, each stripe updated alone): not reported.
+fn object_splits(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    reported: &mut FxHashSet<(crate::program::MethodId, u32)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut writers: FxHashMap<Var, Vec<(usize, causal::GAccess, causal::GAccess)>> =
+        FxHashMap::default();
+    for (m, o) in g.outs.iter().enumerate() {
+        for &(_, w1, w2) in o.iter().flat_map(|o| &o.multi_writes) {
+            writers.entry(w1.var).or_default().push((m, w1, w2));
+        }
+    }
+    if writers.is_empty() {
+        return;
+    }
+    for (n, o) in g.outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let method = v.nodes[n].method;
+        if o.object_splits.is_empty() || p.class(method.class).library {
+            continue;
+        }
+        for (c, around) in &o.object_splits {
+            let var = c.a.var;
+            let class = causal::var_class(&v.fields, var);
+            let Some(ws) = writers.get(&var) else {
+                continue;
+            };
+            let conflict =
+                |a: u32, b: u32| crate::whole::threads::conflict(&v.threads, a, b, class);
+            // A lock held around the whole loop that the writer's section holds too: no
+            // update falls between the reads.
+            let f = &v.facts[n];
+            let keys: Vec<LockKey> = (f.region_keys.iter())
+                .filter(|(s, _)| around.contains(s))
+                .map(|&(_, k)| k)
+                .collect();
+            let excluded = |m: usize, site: u32| {
+                let wf = &v.facts[m];
+                let around_w = wf.regions_around(site);
+                let writer = v.nodes[m].method.class;
+                (wf.region_keys.iter())
+                    .filter(|(s, _)| around_w.contains(s))
+                    .any(|&(_, k)| {
+                        keys.iter()
+                            .any(|&q| same_lock(p, (method.class, q), (writer, k)))
+                    })
+            };
+            let found = ws.iter().find_map(|&(m, w1, w2)| {
+                if excluded(m, w1.site) {
+                    return None;
+                }
+                let p1 = (v.reached_by[m].iter())
+                    .find(|&&a| v.reached_by[n].iter().any(|&b| conflict(a, b)))?;
+                Some((*p1, m, w1, w2))
+            });
+            let Some((p1, m, w1, w2)) = found else {
+                continue;
+            };
+            if !reported.insert((method, class)) {
+                continue;
+            }
+            out.push(explain_objects(p, v, (n, c), (p1, m, w1, w2)));
+        }
+    }
+}
+
+/// The finding of [`object_splits`]: the read of the reporting node `n` combined at `c.at`,
+/// and thread `p1`'s update of node `m` (its two writes `w1`, `w2`).
+fn explain_objects(
+    p: &Program,
+    v: &Views,
+    (n, c): (usize, &Combine),
+    (p1, m, w1, w2): (u32, usize, causal::GAccess, causal::GAccess),
+) -> Diagnostic {
+    let mid = v.nodes[n].method;
+    let class = p.class(mid.class);
+    let method = p.method(mid);
+    let home = source_path(class);
+    let var = c.a.var;
+    let fclass = causal::var_class(&v.fields, var);
+    let writer = v.nodes[m].method;
+    let other_class = crate::whole::threads::open_world(&v.threads)
+        && !(own_operation(p, mid.class, fclass) && own_operation(p, writer.class, fclass));
+    let evidence = if other_class {
+        "other-class"
+    } else {
+        "split-objects"
+    };
+    let owner = p.class(fclass);
+    let owner_simple = owner.name.rsplit('/').next().unwrap_or(&owner.name);
+    let name = short_var(p, &v.fields, var);
+    let p1_name = &v.threads[p1 as usize].name;
+    let threads: Vec<String> = v.reached_by[n]
+        .iter()
+        .map(|&t| v.threads[t as usize].name.clone())
+        .collect();
+    let read_words = region_words_at(p, v, c.a.node as usize, c.a.site);
+    let write_words = region_words_at(p, v, m, w1.site);
+    let described = causal::describe_var(p, &v.fields, var);
+    let mut other = step_at(
+        p,
+        &home,
+        writer,
+        Some(w1.loc.at),
+        StepKind::Lock,
+        format!(
+            "the other thread updates `{name}` of two objects in one critical section, here and at line {} ({write_words})",
+            line_in(p, writer, Some(w2.loc.at)).map_or_else(|| "?".to_string(), |l| l.to_string())
+        ),
+    );
+    other.other_thread = true;
+    let read = |again: bool| {
+        step_at(
+            p,
+            &home,
+            c.a.loc.method,
+            Some(c.a.loc.at),
+            StepKind::Read,
+            if again {
+                format!("{described} of the next object is read here, in the loop's next round, inside a new acquisition of {read_words}")
+            } else {
+                format!("{described} of one object is read here, inside {read_words}")
+            },
+        )
+    };
+    let line = line_in(p, mid, Some(c.at));
+    let steps = vec![
+        read(false),
+        other,
+        read(true),
+        Step::here(
+            StepKind::Use,
+            line,
+            Some(c.at),
+            format!("the values of `{name}` of several objects, read in separate critical sections, are combined here"),
+        ),
+    ];
+    let message = format!(
+        "High-level data race: method `{}` reads `{owner_simple}.{name}` of several objects, each in its own critical section, and combines the values, but {p1_name} updates `{name}` of two objects together in one critical section ({write_words}); between two of the reads it can move state from an object not read yet to one already read, so the combination counts it twice or not at all; run by {}",
+        method.name,
+        threads.join(", ")
+    );
+    let nest_of = |c: u32| crate::program::nest(&p.class(c).name);
+    let mut rank = if other_class { 40 } else { 60 };
+    if nest_of(c.a.loc.method.class) == nest_of(mid.class) {
+        rank += 10;
+    }
+    if v.threads[p1 as usize].only_main(p) {
+        rank -= 10;
+    }
+    finding(
+        p,
+        mid,
+        (message, line, steps, threads),
+        (other_class, evidence, rank),
+    )
+}
+
+/// The finding of a violation reported in method `mid`: a note where `note` says so, the
+/// rule's level otherwise; a step of this very method is named by its line alone.
+fn finding(
+    p: &Program,
+    mid: crate::program::MethodId,
+    (message, line, mut steps, threads): (String, Option<u32>, Vec<Step>, Vec<String>),
+    (note, evidence, rank): (bool, &'static str, u32),
+) -> Diagnostic {
+    let class = p.class(mid.class);
+    let method = p.method(mid);
+    let own = format!(
+        "{}.{}",
+        class.name.rsplit('/').next().unwrap_or(&class.name),
+        method.name
+    );
+    for st in steps.iter_mut() {
+        if st.method.as_deref() == Some(own.as_str()) {
+            st.method = None;
+        }
+    }
+    crate::explain::own_offsets(&mut steps, method.code.as_ref());
+    Diagnostic {
+        rule: RuleId::HighLevelDataRace,
+        level: if note {
+            crate::rules::Level::Note
+        } else {
+            RuleId::HighLevelDataRace.meta().level
+        },
+        message,
+        class: class.dotted_name(),
+        method: method.name.to_string(),
+        descriptor: method.descriptor.to_string(),
+        file: source_path(class),
+        source: None,
+        source_root: None,
+        line,
+        age: None,
+        steps,
+        threads,
+        evidence: Some(evidence),
+        rank: Some(rank),
+    }
 }
 
 /// Where a violation is reported: the node, the combination that witnesses a read violation,
@@ -1156,39 +1370,16 @@ fn explain(
         other.other_thread = true;
         steps.insert(1, other);
     }
-    // A step of this very method is named by its line alone.
-    let own = format!(
-        "{}.{}",
-        class.name.rsplit('/').next().unwrap_or(&class.name),
-        method.name
-    );
-    for st in steps.iter_mut() {
-        if st.method.as_deref() == Some(own.as_str()) {
-            st.method = None;
-        }
-    }
-    crate::explain::own_offsets(&mut steps, method.code.as_ref());
-    Diagnostic {
-        rule: RuleId::HighLevelDataRace,
-        level: if unrelated || other_class {
-            crate::rules::Level::Note
-        } else {
-            RuleId::HighLevelDataRace.meta().level
-        },
-        message,
-        class: class.dotted_name(),
-        method: method.name.to_string(),
-        descriptor: method.descriptor.to_string(),
-        file: home,
-        source: None,
-        source_root: None,
-        line,
-        age: None,
-        steps,
-        threads,
-        evidence: Some(evidence),
-        rank: Some(rank(p, v, g, x, node, evidence)),
-    }
+    finding(
+        p,
+        mid,
+        (message, line, steps, threads),
+        (
+            unrelated || other_class,
+            evidence,
+            rank(p, v, g, x, node, evidence),
+        ),
+    )
 }
 
 /// The rank of a violation (SARIF `rank`, higher is surer), from its evidence: a split update

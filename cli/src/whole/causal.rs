@@ -168,6 +168,13 @@ pub struct Summary {
     pub index_reads: Vec<GAccess>,
     /// Writes outside every region.
     pub plain_writes: Vec<(Var, Loc, u8)>,
+    /// Looks of its own regions on which a branch throws one way (`if (!open) throw new
+    /// IllegalStateException("closed")`): what the method requires of the variable. A caller's
+    /// stale look that decided the call counts on it ([`Flow::require`]).
+    pub requires: Vec<GAccess>,
+    /// Of [`Self::requires`], those whose branch compares a parameter with the look (`if (end
+    /// > count) throw ..`): a caller's stale value passed there counts on it too.
+    pub param_requires: Vec<(u8, GAccess)>,
     /// Variables it updates in its own regions, compare-and-sets included.
     pub updated: Vec<Var>,
     /// Variables whose update's outcome it returns (`getAndResetFlag()` returning
@@ -269,6 +276,11 @@ pub struct Flow {
     /// decision allows (`i < v.size()` in an earlier region): it fails when another thread
     /// made the collection smaller in between.
     pub index: bool,
+    /// The destination is no write but a callee's own look at the variable, in its region,
+    /// that throws when it fails (`if (!open) throw new IllegalStateException()`): the stale
+    /// value (or a condition on it) lets the call go ahead counting on what the callee
+    /// requires, and the call fails when another thread changed the variable in between.
+    pub require: bool,
 }
 
 /// What the destination of a [`Run::flow`] is.
@@ -282,6 +294,9 @@ enum Edge {
     /// An access by index that a stale decision allows ([`Flow::index`]); it takes no source
     /// away from later writes.
     Index,
+    /// A callee's look that throws when it fails ([`Flow::require`]); it takes no source away
+    /// from later writes either.
+    Require,
 }
 
 impl Edge {
@@ -335,6 +350,19 @@ pub struct NodeOut {
     pub decided: Vec<(u32, GAccess, bool)>,
     /// [`Self::decided`] was cut short: more entries than it holds.
     pub decided_overflow: bool,
+    /// Reads of one variable made in a region a loop enters again, on an object the loop
+    /// changes (not `this`, a parameter or a static field), whose instances of two rounds are
+    /// combined as data in one definition (`total += a.balance` in `for (Account a : accounts)
+    /// synchronized (a) { .. }`): the last round's value left its section, this round's is
+    /// current. The same field of several objects, read in separate critical sections and
+    /// combined (`a` and `b` of each [`Combine`] are the one read; `split` is set). With each,
+    /// the regions of this method held at the combination that no loop enters again: held
+    /// around the whole loop, a writer that takes their lock too cannot run between the reads.
+    pub object_splits: Vec<(Combine, Box<[u32]>)>,
+    /// Regions of this method that write one variable on two objects (`from.balance -= n;
+    /// to.balance += n;` in one section): `(site, first write, second write)`. A reader that
+    /// combines the variable over objects read in separate sections sees half of the update.
+    pub multi_writes: Vec<(u32, GAccess, GAccess)>,
 }
 
 /// A region view with read and write accesses (Definition 5), sorted.
@@ -721,6 +749,10 @@ struct Run<'a> {
     objects: u64,
     /// The variables this method writes in each of its own regions, `(var, site)` (every pass).
     region_writes: FxHashSet<(Var, u32)>,
+    /// The first write of each variable in each own region, `(site, var)`, with the object it
+    /// was made on (the receiver's data sources; recording pass): a second write on another
+    /// object makes a [`NodeOut::multi_writes`] entry.
+    region_objects: FxHashMap<(u32, Var), (u64, GAccess)>,
     /// The sources each compare-and-set style call (by site) compared with the current state.
     checked: FxHashMap<u32, u64>,
     /// The update calls (by site) whose outcome a condition tests (see [`Src::Outcome`]).
@@ -732,6 +764,10 @@ struct Run<'a> {
     /// The object each source read a field of: a parameter's slot + 1 (slot 0: `this`), 0
     /// unknown (or several), [`UNSET`] before its first read.
     src_on: [u8; 64],
+    /// Reads made on an object an earlier instance of the same read gave (`event =
+    /// event.next`): a walk along a chain, whose next look is no other object's value to
+    /// combine with the last.
+    walks: u64,
     out: NodeOut,
 }
 
@@ -1106,6 +1142,7 @@ impl Run<'_> {
     /// combine; two parameters combine.
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
         let a = v.src & self.atomic;
+        self.object_split(at, v, written);
         if a.count_ones() >= 2 {
             // (read, the call it was imported through, where its instances may be: `NO_LEFT`
             // inside their region, or the place where they left it). An instance that left and
@@ -1180,6 +1217,70 @@ impl Run<'_> {
                         &mut self.out.summary.param_pairs,
                         (ps[i] as u8, ps[j] as u8),
                     );
+                }
+            }
+        }
+    }
+
+    /// [`NodeOut::object_splits`] of the definition of `v` at `at`: a read whose instance of
+    /// the last round (left its region) and of this round (current) both reach it as data, on
+    /// an object the loop changes. Written back to its own variable it is a lost update, the
+    /// stale value's (not a combination over objects).
+    fn object_split(&mut self, at: u32, v: Val, written: Option<Var>) {
+        let both = v.data & v.left & v.again & self.atomic & !v.mine & !self.walks;
+        for b in bits(both) {
+            let Src::Atomic(g) = self.srcs[b] else {
+                continue;
+            };
+            let kind = var_kind(g.var);
+            let field = var_field(g.var);
+            let (fc, fi) = self.fields.owner(field);
+            let fixed = self.src_on[b] != 0
+                || self.p.class(fc).fields[fi as usize].access & crate::bytecode::acc::STATIC != 0;
+            if fixed || !(kind == FIELD || kind == STATE) || written == Some(g.var) {
+                continue;
+            }
+            if self.out.object_splits.len() < MAX_LIST
+                && !self.out.object_splits.iter().any(|(c, _)| c.a.var == g.var)
+            {
+                let around: Box<[u32]> = (self.held.iter().copied())
+                    .filter(|&h| h != g.site && self.cfg.runs_once(h))
+                    .collect();
+                let c = Combine {
+                    at,
+                    a: g,
+                    b: g,
+                    split: true,
+                };
+                self.out.object_splits.push((c, around));
+            }
+        }
+    }
+
+    /// A write of `var` at `at` in own region `site` on the object whose data sources are
+    /// `object`: with an earlier write of it in that region on another object, an entry of
+    /// [`NodeOut::multi_writes`]. Objects told apart by where they come from (two parameters,
+    /// two elements taken by different indices); one with no sources is not named.
+    fn region_object(&mut self, site: u32, var: Var, object: u64, at: u32) {
+        if object == 0 {
+            return;
+        }
+        let g = GAccess {
+            var,
+            node: self.node,
+            site,
+            loc: self.loc(at),
+        };
+        match self.region_objects.get(&(site, var)) {
+            None => {
+                self.region_objects.insert((site, var), (object, g));
+            }
+            Some(&(first, w)) => {
+                if first != object
+                    && self.out.multi_writes.len() < MAX_LIST
+                    && !(self.out.multi_writes.iter()).any(|m| m.0 == site && m.1.var == var)
+                {
+                    self.out.multi_writes.push((site, w, g));
                 }
             }
         }
@@ -1318,6 +1419,7 @@ impl Run<'_> {
                 continue;
             }
             let index = edge == Edge::Index;
+            let require = edge == Edge::Require;
             // An object read from a field and replaced in the same region (`n = head; head =
             // null;`: the list detached) is taken out, this thread's own, like the element a
             // `poll()` hands over: a decision on it is not a stale look at the field. (Written
@@ -1383,6 +1485,7 @@ impl Run<'_> {
                 check,
                 unlocked,
                 index,
+                require,
             };
             if src.var != dst.var || edge == Edge::Deeper {
                 if self.out.links.len() < MAX_LIST {
@@ -1390,7 +1493,7 @@ impl Run<'_> {
                 }
                 continue;
             }
-            if !index {
+            if !index && !require {
                 self.flowed |= 1 << b;
             }
             self.out.flows.push(flow);
@@ -1703,31 +1806,20 @@ impl Run<'_> {
     /// still decides the write (a look that lets the callee do nothing, or return its failure,
     /// re-checks for the caller).
     fn fails_by_throwing(&self, at: u32, var: Var) -> bool {
+        self.throws_otherwise(at, var, Val::current)
+    }
+
+    /// Whether every branch the instruction at `at` depends on whose condition looks at `var`
+    /// (the sources `looks` picks of it) throws the other way, and there is one.
+    fn throws_otherwise(&self, at: u32, var: Var, looks: impl Fn(&Val) -> u64) -> bool {
         let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
             return false;
         };
         let blocks = &self.cfg.blocks;
-        // The block `b` ends in a throw, directly or through a few blocks that lead only on.
-        let throws = |mut b: u32| {
-            for _ in 0..4 {
-                let Some(x) = blocks.get(b as usize) else {
-                    return false;
-                };
-                let last = x.end.saturating_sub(1) as usize;
-                if matches!(self.code.insns.get(last).map(|i| &i.op), Some(Op::Athrow)) {
-                    return true;
-                }
-                match x.succs[..] {
-                    [next] => b = next,
-                    _ => return false,
-                }
-            }
-            false
-        };
         let mut any = false;
         for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
             let looks = self.branch.get(&br).is_some_and(|c| {
-                bits(c.current() & self.atomic).any(|b| self.src_var(b) == Some(var))
+                bits(looks(c) & self.atomic).any(|b| self.src_var(b) == Some(var))
             });
             if !looks {
                 continue;
@@ -1740,12 +1832,115 @@ impl Run<'_> {
             let mut others = (blocks[from].succs.iter())
                 .filter(|&&s| s != edge)
                 .peekable();
-            if others.peek().is_none() || !others.all(|&o| throws(o)) {
+            if others.peek().is_none() || !others.all(|&o| self.throws(o)) {
                 return false;
             }
             any = true;
         }
         any
+    }
+
+    /// Whether block `b` ends in a throw, directly or through a few blocks that lead only on.
+    fn throws(&self, mut b: u32) -> bool {
+        let blocks = &self.cfg.blocks;
+        for _ in 0..4 {
+            let Some(x) = blocks.get(b as usize) else {
+                return false;
+            };
+            let last = x.end.saturating_sub(1) as usize;
+            if matches!(self.code.insns.get(last).map(|i| &i.op), Some(Op::Athrow)) {
+                return true;
+            }
+            match x.succs[..] {
+                [next] => b = next,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether every branch the instruction at `at` depends on that tests `var` as data (any
+    /// instance of it) throws the other way: the method's own look is a check that fails.
+    fn fails_fast(&self, at: u32, var: Var) -> bool {
+        self.throws_otherwise(at, var, |c| c.data)
+    }
+
+    /// Whether this method updates `var` in a region, its own or a callee's (as far as the
+    /// analysis has come).
+    fn updates(&self, var: Var) -> bool {
+        self.region_writes.iter().any(|&(x, _)| x == var)
+            || self.out.summary.writes.iter().any(|w| w.var == var)
+    }
+
+    /// Whether block `b` (or one of the few it leads on to alone) makes an `AssertionError`:
+    /// the throw of an `assert`.
+    fn asserts(&self, mut b: u32) -> bool {
+        let blocks = &self.cfg.blocks;
+        for _ in 0..4 {
+            let Some(x) = blocks.get(b as usize) else {
+                return false;
+            };
+            let made = (x.start..x.end).any(|i| {
+                matches!(self.code.insns.get(i as usize).map(|i| &i.op),
+                    Some(Op::New(r)) if &*self.class.member(*r).class == "java/lang/AssertionError")
+            });
+            if made {
+                return true;
+            }
+            match x.succs[..] {
+                [next] => b = next,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// [`Summary::requires`] of the branch at `at`, with operands `u`, inside own region
+    /// `site`: one way out throws, the other goes on; the looks it tests are current ones of
+    /// this region (read in it, not left).
+    fn note_requires(&mut self, at: u32, u: Val, site: u32) {
+        let from = self.block_of[at as usize] as usize;
+        let succs = &self.cfg.blocks[from].succs;
+        let throwing = succs.iter().filter(|&&s| self.throws(s)).count();
+        if succs.len() < 2 || throwing == 0 || throwing == succs.len() {
+            return;
+        }
+        // An `assert` states what the code believes, not what it requires of its callers.
+        if succs.iter().any(|&s| self.asserts(s)) {
+            return;
+        }
+        // A test made by code the program does not have (`if (anyAreSet(state, CLOSED))`
+        // through another library's helper): what it tests of the value is not known.
+        if let Some(Op::Invoke(kind, r)) = (at.checked_sub(1))
+            .and_then(|i| self.code.insns.get(i as usize))
+            .map(|i| &i.op)
+        {
+            let class = self.p.class_index(&self.class.name);
+            let known = class.is_some_and(|c| self.p.resolved(c, *r).is_some())
+                || self.class.member(*r).class.starts_with("java/");
+            if !known && *kind != crate::bytecode::InvokeKind::Special {
+                return;
+            }
+        }
+        // One variable tested (with the arguments it is compared with): a lookup by a key
+        // read from another field (`if (!files.containsKey(name)) throw ..`) requires the
+        // entry, not the key.
+        let looks = u.current() & u.data & self.atomic & !self.imported;
+        if looks.count_ones() != 1 {
+            return;
+        }
+        for b in bits(looks) {
+            let Src::Atomic(g) = self.srcs[b] else {
+                continue;
+            };
+            if g.node != self.node || g.site != site && self.outer_of(b) != Some(site) {
+                continue;
+            }
+            push_capped(&mut self.out.summary.requires, g);
+            for slot in bits(u.data & PARAM_MASK) {
+                push_capped(&mut self.out.summary.param_requires, (slot as u8, g));
+            }
+        }
     }
 
     /// Whether a condition `ctl` looks at `var` itself (a read of it, in a region or not, or
@@ -2716,6 +2911,33 @@ impl Run<'_> {
                     let dst = (w, on_arg(s, &w));
                     self.flow(fctl, 0, dst, (cx.at, cx.at), Edge::Index);
                 }
+                // A condition on a look that left its region decides a call that requires
+                // what it saw (throws otherwise), or passes a stale value the callee checks so.
+                for &w in s.requires.iter().filter(|w| w.node == callee) {
+                    // A look of the caller's own that fails the same way (`if (isClosed())
+                    // throw ..;` before a call that checks again): the early exit of one
+                    // failure, not a check the call counts on. And a caller that updates the
+                    // variable itself (registers the entry the call requires) claims it.
+                    if self.fails_fast(cx.at, w.var) || self.updates(w.var) {
+                        continue;
+                    }
+                    let dst = (w, on_arg(s, &w));
+                    self.flow(fctl, 0, dst, (cx.at, cx.at), Edge::Require);
+                }
+                for &(slot, w) in s.param_requires.iter().filter(|(_, w)| w.node == callee) {
+                    if (slot as usize) < receiver {
+                        continue;
+                    }
+                    // What the thread took or claimed (an index its own update chose, a
+                    // read-modify-write's result) is its own, not a snapshot.
+                    if self.updates(w.var) {
+                        continue;
+                    }
+                    let a = arg(slot);
+                    let a = a.keep(!self.own_outcome & !a.mine);
+                    let dst = (w, on_arg(s, &w));
+                    self.flow(a, a.data, dst, (cx.at, cx.at), Edge::Require);
+                }
                 for &w in &s.writes {
                     if unreached(&w) {
                         continue;
@@ -2971,6 +3193,9 @@ impl Analysis for Run<'_> {
                         }
                         let read = self.read(at, var, cx.region, None);
                         self.mark_on(read.src, on);
+                        if let Some(o) = inputs.first() {
+                            self.walks |= read.src & o.src;
+                        }
                         if let (Some(site), true) = (Self::own(cx.region), cx.record) {
                             let g = GAccess {
                                 var,
@@ -3059,6 +3284,13 @@ impl Analysis for Run<'_> {
                             Op::PutField(_) => inputs.first().map_or(0, |o| object_on(*o)),
                             _ => 0,
                         };
+                        if let (Some(var), Some(site), true, Some(o)) =
+                            (var, Self::own(cx.region), cx.record, inputs.first())
+                        {
+                            if matches!(op, Op::PutField(_)) {
+                                self.region_object(site, var, o.data, at);
+                            }
+                        }
                         if let (Some(var), true) = (var, cx.record) {
                             self.access(at, var, WRITE, None);
                             let w = (value.or(self.ctl_flow(ctl)), on);
@@ -3109,6 +3341,9 @@ impl Analysis for Run<'_> {
                                 if let Src::Outcome(_, site) = self.srcs[b] {
                                     self.outcome_tested.insert(site);
                                 }
+                            }
+                            if let Some(site) = Self::own(cx.region) {
+                                self.note_requires(at, u, site);
                             }
                         }
                     }
@@ -3275,6 +3510,8 @@ fn analyse(
         srcs: vec![Src::Param; PARAMS],
         keys: FxHashMap::default(),
         exit_mask: FxHashMap::default(),
+        region_objects: FxHashMap::default(),
+        walks: 0,
         exit_at: FxHashMap::default(),
         region_sets: Vec::new(),
         owned_edges: FxHashMap::default(),

@@ -24,6 +24,7 @@ use crate::analysis::engine::{self, Frame, Observer, Observing};
 use crate::analysis::locks::Sym;
 use crate::bytecode::cfg::Cfg;
 use crate::bytecode::{acc, InvokeKind, Op};
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::program::{MethodId, Program};
 use crate::whole::fields::FieldTable;
 use crate::whole::joins::Handle;
@@ -1023,10 +1024,17 @@ fn spawned_threads(p: &Program) -> Vec<Started> {
             })
         })
         .collect();
-    let spawns: Vec<Spawn> = candidates
+    let mut spawns: Vec<Spawn> = candidates
         .par_iter()
         .flat_map_iter(|&id| spawns_in(p, id, starts_threads))
         .collect();
+    // A method that makes a thread and runs more than once makes one each time (a factory
+    // `handler(name, registry)` that `main` calls twice): many instances.
+    let spawning: FxHashSet<MethodId> = spawns.iter().map(|s| s.site.0).collect();
+    let repeated = runs_repeatedly(p, &spawning);
+    for s in &mut spawns {
+        s.many |= repeated.contains(&s.site.0);
+    }
     // Group by entry method: one abstract thread per task entry.
     let mut by_entry: Vec<(MethodId, Vec<Spawn>)> = Vec::new();
     for s in spawns {
@@ -1057,6 +1065,146 @@ fn spawned_threads(p: &Program) -> Vec<Started> {
     }
     held_alone(p, &mut threads);
     threads
+}
+
+/// The tasks of type `ty` that the program's method called by reference `r` of class `class`
+/// makes (lambdas and objects of task classes), with what names them: what a task factory
+/// (`Runnable client(TokenBucket b, int n) { return () -> ..; }`) returns. None when the
+/// method has no code or cannot return such a task.
+fn factory_tasks(
+    p: &Program,
+    class: u32,
+    r: crate::bytecode::RefId,
+    ty: &str,
+) -> Vec<(MethodId, String)> {
+    let Some(target) = p.resolved(class, r) else {
+        return Vec::new();
+    };
+    let m = p.method(target);
+    let returns = (m.descriptor.rsplit(')').next())
+        .and_then(|t| t.strip_prefix('L')?.strip_suffix(';'))
+        .is_some_and(|t| p.is_subclass_of(t, ty) || p.is_subclass_of(ty, t));
+    let Some(code) = m.code.as_ref().filter(|_| returns) else {
+        return Vec::new();
+    };
+    let c = p.class(target.class);
+    let mut out: Vec<(MethodId, String)> = Vec::new();
+    for insn in &code.insns {
+        let found = match insn.op {
+            Op::New(r) => {
+                let made = &*c.member(r).class;
+                task_entry(p, made)
+                    .filter(|_| p.is_subclass_of(made, ty))
+                    .map(|e| {
+                        let what = format!("task {}.{}", made.replace('/', "."), p.method(e).name);
+                        (e, what)
+                    })
+            }
+            Op::InvokeDynamic(r) => c.lambda_impl(r).and_then(|(lc, ln, ld)| {
+                let made = (c.member(r).desc.rsplit(')').next())?
+                    .strip_prefix('L')?
+                    .strip_suffix(';')?;
+                if !p.is_subclass_of(made, ty) {
+                    return None;
+                }
+                let e = p.resolve(lc, ln, ld)?;
+                p.method(e).code.as_ref()?;
+                Some((e, format!("lambda {}.{ln}", lc.replace('/', "."))))
+            }),
+            _ => None,
+        };
+        if let Some(f) = found.filter(|f| !out.iter().any(|o| o.0 == f.0)) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// How far up the callers [`runs_repeatedly`] looks.
+const REPEAT_DEPTH: usize = 4;
+
+/// Of the methods `of`, those that may run more than once in one program: called from two
+/// call sites or more, or from a call site in a loop, or from a method that runs more than
+/// once in turn (up to [`REPEAT_DEPTH`] callers up). An entry `main` with no caller runs once.
+fn runs_repeatedly(p: &Program, of: &FxHashSet<MethodId>) -> FxHashSet<MethodId> {
+    let mut out: FxHashSet<MethodId> = FxHashSet::default();
+    let mut level: FxHashSet<MethodId> = of.clone();
+    // For each method asked about, the methods below it that it answers for.
+    let mut answers: FxHashMap<MethodId, Vec<MethodId>> =
+        of.iter().map(|&m| (m, vec![m])).collect();
+    for _ in 0..REPEAT_DEPTH {
+        if level.is_empty() {
+            break;
+        }
+        // The call sites of the methods of this level: (callee, caller, in a loop).
+        let sites: Vec<(MethodId, MethodId, bool)> = p
+            .par_classes()
+            .enumerate()
+            .flat_map_iter(|(ci, c)| {
+                let mut found = Vec::new();
+                for (mi, m) in c.methods.iter().enumerate() {
+                    let Some(code) = &m.code else { continue };
+                    let caller = MethodId {
+                        class: ci as u32,
+                        method: mi as u32,
+                    };
+                    let mut cfg: Option<Cfg> = None;
+                    for (at, i) in code.insns.iter().enumerate() {
+                        let Op::Invoke(kind, r) = i.op else { continue };
+                        for t in super::facts::call_targets(p, ci as u32, r, kind) {
+                            if level.contains(&t) {
+                                let cfg = cfg.get_or_insert_with(|| Cfg::build(code));
+                                found.push((t, caller, in_loop(cfg, at as u32)));
+                            }
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        let mut count: FxHashMap<MethodId, usize> = FxHashMap::default();
+        let mut next: FxHashSet<MethodId> = FxHashSet::default();
+        let mut next_answers: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+        for &(t, caller, looped) in &sites {
+            let n = count.entry(t).or_default();
+            *n += if looped { 2 } else { 1 };
+            if caller != t {
+                let below = answers.get(&t).cloned().unwrap_or_default();
+                next_answers.entry(caller).or_default().extend(below);
+                next.insert(caller);
+            }
+        }
+        for (t, n) in count {
+            if n >= 2 {
+                out.extend(answers.get(&t).into_iter().flatten().copied());
+            }
+        }
+        // A caller all of whose methods below are known to repeat need not be looked at.
+        next.retain(|m| {
+            !(next_answers
+                .get(m)
+                .is_some_and(|a| a.iter().all(|x| out.contains(x))))
+        });
+        level = next;
+        answers = next_answers;
+    }
+    out
+}
+
+/// Whether the instruction at `at` is in a loop of `cfg` (its block reaches itself).
+fn in_loop(cfg: &Cfg, at: u32) -> bool {
+    let start = cfg.block_of[at as usize];
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut stack: Vec<u32> = cfg.blocks[start as usize].succs.clone();
+    while let Some(b) = stack.pop() {
+        if b == start {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[b as usize], true) {
+            stack.extend(cfg.blocks[b as usize].succs.iter().copied());
+        }
+    }
+    false
 }
 
 /// Adds to each thread's own classes ([`AbstractThread::own`]) the classes whose every object
@@ -1200,34 +1348,52 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
     read_back.dedup_by_key(|r| r.at);
     // Tasks the method makes: objects of task classes, and lambdas (of the interface they
     // implement), with what names them.
-    let made: Vec<(u32, MethodId, &str, String)> = (code.insns.iter().enumerate())
-        .filter_map(|(at, insn)| match insn.op {
-            Op::New(r) => {
-                let made = &*class.member(r).class;
-                let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
-                let what = format!("task {}.{}", made.replace('/', "."), p.method(entry).name);
-                Some((at as u32, entry, made, what))
-            }
-            Op::InvokeDynamic(r) => {
-                let (c, n, d) = class.lambda_impl(r)?;
-                let desc = &*class.member(r).desc;
-                let made = desc
-                    .rsplit(')')
-                    .next()?
-                    .strip_prefix('L')?
-                    .strip_suffix(';')?;
-                let entry = p.resolve(c, n, d).filter(|e| !direct.contains(e))?;
-                p.method(entry).code.as_ref()?;
-                Some((
-                    at as u32,
-                    entry,
-                    made,
-                    format!("lambda {}.{n}", c.replace('/', ".")),
-                ))
-            }
-            _ => None,
+    let mut made: Vec<(u32, MethodId, &str, String)> = (code.insns.iter().enumerate())
+        .flat_map(|(at, insn)| {
+            // A call of a task factory of the program makes the tasks it returns.
+            let Op::Invoke(_, r) = insn.op else {
+                return Vec::new();
+            };
+            let Some(ty) = (class.member(r).desc.rsplit(')').next())
+                .and_then(|t| t.strip_prefix('L')?.strip_suffix(';'))
+            else {
+                return Vec::new();
+            };
+            (factory_tasks(p, id.class, r, ty).into_iter())
+                .filter(|(e, _)| !direct.contains(e))
+                .map(|(e, what)| (at as u32, e, ty, what))
+                .collect()
         })
+        .chain(
+            (code.insns.iter().enumerate()).filter_map(|(at, insn)| match insn.op {
+                Op::New(r) => {
+                    let made = &*class.member(r).class;
+                    let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
+                    let what = format!("task {}.{}", made.replace('/', "."), p.method(entry).name);
+                    Some((at as u32, entry, made, what))
+                }
+                Op::InvokeDynamic(r) => {
+                    let (c, n, d) = class.lambda_impl(r)?;
+                    let desc = &*class.member(r).desc;
+                    let made = desc
+                        .rsplit(')')
+                        .next()?
+                        .strip_prefix('L')?
+                        .strip_suffix(';')?;
+                    let entry = p.resolve(c, n, d).filter(|e| !direct.contains(e))?;
+                    p.method(entry).code.as_ref()?;
+                    Some((
+                        at as u32,
+                        entry,
+                        made,
+                        format!("lambda {}.{n}", c.replace('/', ".")),
+                    ))
+                }
+                _ => None,
+            }),
+        )
         .collect();
+    made.sort_by_key(|m| m.0);
     let mut previous = 0;
     for r in read_back {
         let of_type = |&&(m, _, made, _): &&(u32, MethodId, &str, String)| {
@@ -1309,18 +1475,7 @@ impl Finder<'_> {
     }
 
     fn in_loop(&self, at: u32) -> bool {
-        let start = self.cfg.block_of[at as usize];
-        let mut seen = vec![false; self.cfg.blocks.len()];
-        let mut stack: Vec<u32> = self.cfg.blocks[start as usize].succs.clone();
-        while let Some(b) = stack.pop() {
-            if b == start {
-                return true;
-            }
-            if !std::mem::replace(&mut seen[b as usize], true) {
-                stack.extend(self.cfg.blocks[b as usize].succs.iter().copied());
-            }
-        }
-        false
+        in_loop(self.cfg, at)
     }
 }
 
@@ -1444,6 +1599,27 @@ impl Observer for Finder<'_> {
             let Some(ty) = param.and_then(|p| p.strip_prefix('L')?.strip_suffix(';')) else {
                 continue;
             };
+            // A task a method of the program makes and returns (`pool.submit(client(bucket,
+            // 400))`, `new Thread(worker(id))`): the tasks that factory creates of the type
+            // the sink takes.
+            if let Sym::Value(v) = slot.sym {
+                if let Some(&Op::Invoke(_, r)) = code.insns.get(v as usize).map(|i| &i.op) {
+                    let made = factory_tasks(self.p, self.id.class, r, ty);
+                    for (entry, what) in &made {
+                        self.found.push(Spawn {
+                            entry: *entry,
+                            site: (self.id, at),
+                            in_loop: self.in_loop(at),
+                            many,
+                            label: format!("{what} (started at {site_label})"),
+                            handle,
+                        });
+                    }
+                    if !made.is_empty() {
+                        continue;
+                    }
+                }
+            }
             let contained = match slot.sym {
                 Sym::Unknown => true,
                 Sym::Value(v) => matches!(

@@ -1,0 +1,36 @@
+package symtabbug;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** An interned identifier: symbols with equal names must be the same object, so compilers compare them with ==. */
+final class Symbol {
+    final String name;
+    final int id;
+
+    Symbol(String name, int id) {
+        this.name = name;
+        this.id = id;
+    }
+
+    @Override public String toString() { return name + "#" + id; }
+}
+
+/** Symbol table shared by parallel parser threads. */
+final class SymbolTable {
+    private final ConcurrentMap<String, Symbol> symbols = new ConcurrentHashMap<>();
+    private final AtomicInteger nextId = new AtomicInteger();
+
+    /** Returns the unique symbol for the name, creating it on first use. */
+    Symbol intern(String name) {
+        if (!symbols.containsKey(name)) { // BUG: absence checked in one map operation ...
+            symbols.put(name, new Symbol(name, nextId.getAndIncrement())); // BUG: ... symbol inserted by another; two parsers may both insert, and the later put replaces a symbol already handed out
+        }
+        return symbols.get(name);
+    }
+
+    int size() { return symbols.size(); }
+
+    int idsIssued() { return nextId.get(); }
+}
