@@ -9,9 +9,11 @@
 //! constructors, `Thread.startVirtualThread`, the `Thread.ofVirtual()` and `Thread.ofPlatform()`
 //! builders (`start`, `unstarted`) and thread factories (`newThread`), executors (the
 //! virtual-thread-per-task one included), completion services, fork/join pools and tasks,
-//! `CompletableFuture.*Async`, structured task scopes (`fork`), timers and scheduled executors,
-//! and the AWT/Swing event thread. A thread created in a loop or at several sites, or handed to
-//! a pool, stands for many concurrent instances (concurrent with itself). Threads of different
+//! `CompletableFuture.*Async` and a completion stage's functions (`thenApply`, `whenComplete`),
+//! structured task scopes (`fork`), timers and scheduled executors, and the AWT/Swing event
+//! thread; a task a factory method of the program returns is the task it creates. A thread
+//! created in a loop, at several sites or in a method that runs more than once, or handed to a
+//! pool, stands for many concurrent instances (concurrent with itself). Threads of different
 //! programs never run together ([`concurrent`]).
 //!
 //! Library (open world): every public method of a scanned class that synchronizes (or is
@@ -483,6 +485,26 @@ const COMPLETABLE_ASYNC: &[&str] = &[
     "completeAsync",
 ];
 
+/// `CompletionStage` methods whose function runs when the stage completes, in the thread that
+/// completes it (a pool's, for a stage an `*Async` call made) or, already complete, in the
+/// caller's: tasks like the `*Async` family's, which several stages run at once.
+const COMPLETION_STAGES: &[&str] = &[
+    "thenApply",
+    "thenAccept",
+    "thenRun",
+    "thenCombine",
+    "thenAcceptBoth",
+    "runAfterBoth",
+    "applyToEither",
+    "acceptEither",
+    "runAfterEither",
+    "thenCompose",
+    "whenComplete",
+    "handle",
+    "exceptionally",
+    "exceptionallyCompose",
+];
+
 /// Calls that hand a task to another thread, from the JDK's documented API: `(class, method,
 /// what happens)`. A call matches when its class is the named one or a subtype of it known to
 /// the program. The task is any argument (or, for `ForkJoinTask.fork`, the receiver) that is a
@@ -614,7 +636,11 @@ const TASK_SINKS: &[(&str, &str, Sink)] = &[
 
 /// The sink a call is, if it is one.
 fn sink_of(p: &Program, class: &str, name: &str) -> Option<Sink> {
-    if class == "java/util/concurrent/CompletableFuture" && COMPLETABLE_ASYNC.contains(&name) {
+    let stage = matches!(
+        class,
+        "java/util/concurrent/CompletableFuture" | "java/util/concurrent/CompletionStage"
+    );
+    if stage && (COMPLETABLE_ASYNC.contains(&name) || COMPLETION_STAGES.contains(&name)) {
         return Some(Sink::Pool);
     }
     TASK_SINKS
