@@ -1841,14 +1841,21 @@ impl Run<'_> {
     }
 
     /// Whether block `b` ends in a throw, directly or through a few blocks that lead only on.
-    fn throws(&self, mut b: u32) -> bool {
-        let blocks = &self.cfg.blocks;
+    fn throws(&self, b: u32) -> bool {
+        self.leads_on(b, |x| {
+            let last = x.end.saturating_sub(1) as usize;
+            matches!(self.code.insns.get(last).map(|i| &i.op), Some(Op::Athrow))
+        })
+    }
+
+    /// Whether block `b`, or one of the few blocks it leads on to alone (a single successor
+    /// each), is one `hit` holds of.
+    fn leads_on(&self, mut b: u32, hit: impl Fn(&crate::bytecode::cfg::Block) -> bool) -> bool {
         for _ in 0..4 {
-            let Some(x) = blocks.get(b as usize) else {
+            let Some(x) = self.cfg.blocks.get(b as usize) else {
                 return false;
             };
-            let last = x.end.saturating_sub(1) as usize;
-            if matches!(self.code.insns.get(last).map(|i| &i.op), Some(Op::Athrow)) {
+            if hit(x) {
                 return true;
             }
             match x.succs[..] {
@@ -1874,25 +1881,13 @@ impl Run<'_> {
 
     /// Whether block `b` (or one of the few it leads on to alone) makes an `AssertionError`:
     /// the throw of an `assert`.
-    fn asserts(&self, mut b: u32) -> bool {
-        let blocks = &self.cfg.blocks;
-        for _ in 0..4 {
-            let Some(x) = blocks.get(b as usize) else {
-                return false;
-            };
-            let made = (x.start..x.end).any(|i| {
+    fn asserts(&self, b: u32) -> bool {
+        self.leads_on(b, |x| {
+            (x.start..x.end).any(|i| {
                 matches!(self.code.insns.get(i as usize).map(|i| &i.op),
                     Some(Op::New(r)) if &*self.class.member(*r).class == "java/lang/AssertionError")
-            });
-            if made {
-                return true;
-            }
-            match x.succs[..] {
-                [next] => b = next,
-                _ => return false,
-            }
-        }
-        false
+            })
+        })
     }
 
     /// [`Summary::requires`] of the branch at `at`, with operands `u`, inside own region
@@ -1915,8 +1910,7 @@ impl Run<'_> {
             .and_then(|i| self.code.insns.get(i as usize))
             .map(|i| &i.op)
         {
-            let class = self.p.class_index(&self.class.name);
-            let known = class.is_some_and(|c| self.p.resolved(c, *r).is_some())
+            let known = self.p.resolved(self.id.class, *r).is_some()
                 || self.class.member(*r).class.starts_with("java/");
             if !known && *kind != crate::bytecode::InvokeKind::Special {
                 return;
@@ -2913,7 +2907,7 @@ impl Run<'_> {
                 }
                 // A condition on a look that left its region decides a call that requires
                 // what it saw (throws otherwise), or passes a stale value the callee checks so.
-                for &w in s.requires.iter().filter(|w| w.node == callee) {
+                for &w in &s.requires {
                     // A look of the caller's own that fails the same way (`if (isClosed())
                     // throw ..;` before a call that checks again): the early exit of one
                     // failure, not a check the call counts on. And a caller that updates the
@@ -2924,15 +2918,15 @@ impl Run<'_> {
                     let dst = (w, on_arg(s, &w));
                     self.flow(fctl, 0, dst, (cx.at, cx.at), Edge::Require);
                 }
-                for &(slot, w) in s.param_requires.iter().filter(|(_, w)| w.node == callee) {
+                for &(slot, w) in &s.param_requires {
                     if (slot as usize) < receiver {
+                        continue;
+                    }
+                    if self.updates(w.var) {
                         continue;
                     }
                     // What the thread took or claimed (an index its own update chose, a
                     // read-modify-write's result) is its own, not a snapshot.
-                    if self.updates(w.var) {
-                        continue;
-                    }
                     let a = arg(slot);
                     let a = a.keep(!self.own_outcome & !a.mine);
                     let dst = (w, on_arg(s, &w));

@@ -1107,8 +1107,7 @@ fn factory_tasks(
         return Vec::new();
     };
     let m = p.method(target);
-    let returns = (m.descriptor.rsplit(')').next())
-        .and_then(|t| t.strip_prefix('L')?.strip_suffix(';'))
+    let returns = object_return(&m.descriptor)
         .is_some_and(|t| p.is_subclass_of(t, ty) || p.is_subclass_of(ty, t));
     let Some(code) = m.code.as_ref().filter(|_| returns) else {
         return Vec::new();
@@ -1116,34 +1115,46 @@ fn factory_tasks(
     let c = p.class(target.class);
     let mut out: Vec<(MethodId, String)> = Vec::new();
     for insn in &code.insns {
-        let found = match insn.op {
-            Op::New(r) => {
-                let made = &*c.member(r).class;
-                task_entry(p, made)
-                    .filter(|_| p.is_subclass_of(made, ty))
-                    .map(|e| {
-                        let what = format!("task {}.{}", made.replace('/', "."), p.method(e).name);
-                        (e, what)
-                    })
-            }
-            Op::InvokeDynamic(r) => c.lambda_impl(r).and_then(|(lc, ln, ld)| {
-                let made = (c.member(r).desc.rsplit(')').next())?
-                    .strip_prefix('L')?
-                    .strip_suffix(';')?;
-                if !p.is_subclass_of(made, ty) {
-                    return None;
-                }
-                let e = p.resolve(lc, ln, ld)?;
-                p.method(e).code.as_ref()?;
-                Some((e, format!("lambda {}.{ln}", lc.replace('/', "."))))
-            }),
-            _ => None,
-        };
-        if let Some(f) = found.filter(|f| !out.iter().any(|o| o.0 == f.0)) {
-            out.push(f);
+        let found = task_made(p, c, &insn.op).filter(|(_, made, _)| p.is_subclass_of(made, ty));
+        if let Some((e, _, what)) = found.filter(|f| !out.iter().any(|o| o.0 == f.0)) {
+            out.push((e, what));
         }
     }
     out
+}
+
+/// The class of object a method descriptor returns, if it returns one.
+fn object_return(desc: &str) -> Option<&str> {
+    desc.rsplit(')')
+        .next()?
+        .strip_prefix('L')?
+        .strip_suffix(';')
+}
+
+/// The task instruction `op` of class `c` makes, if any: a `new` of a task class, or a lambda
+/// (method reference) whose implementation has code. With the entry the thread runs, the type
+/// of the task made (the class, or the lambda's interface) and what names it.
+fn task_made<'a>(
+    p: &Program,
+    c: &'a crate::bytecode::Class,
+    op: &Op,
+) -> Option<(MethodId, &'a str, String)> {
+    match *op {
+        Op::New(r) => {
+            let made = &*c.member(r).class;
+            let e = task_entry(p, made)?;
+            let what = format!("task {}.{}", made.replace('/', "."), p.method(e).name);
+            Some((e, made, what))
+        }
+        Op::InvokeDynamic(r) => {
+            let (lc, ln, ld) = c.lambda_impl(r)?;
+            let made = object_return(&c.member(r).desc)?;
+            let e = p.resolve(lc, ln, ld)?;
+            p.method(e).code.as_ref()?;
+            Some((e, made, format!("lambda {}.{ln}", lc.replace('/', "."))))
+        }
+        _ => None,
+    }
 }
 
 /// How far up the callers [`runs_repeatedly`] looks.
@@ -1374,52 +1385,20 @@ fn spawns_in(p: &Program, id: MethodId, starts_threads: bool) -> Vec<Spawn> {
     read_back.dedup_by_key(|r| r.at);
     // Tasks the method makes: objects of task classes, and lambdas (of the interface they
     // implement), with what names them.
-    let mut made: Vec<(u32, MethodId, &str, String)> = (code.insns.iter().enumerate())
-        .flat_map(|(at, insn)| {
+    let mut made: Vec<(u32, MethodId, &str, String)> = Vec::new();
+    for (at, insn) in code.insns.iter().enumerate() {
+        let at = at as u32;
+        if let Op::Invoke(_, r) = insn.op {
             // A call of a task factory of the program makes the tasks it returns.
-            let Op::Invoke(_, r) = insn.op else {
-                return Vec::new();
-            };
-            let Some(ty) = (class.member(r).desc.rsplit(')').next())
-                .and_then(|t| t.strip_prefix('L')?.strip_suffix(';'))
-            else {
-                return Vec::new();
-            };
-            (factory_tasks(p, id.class, r, ty).into_iter())
-                .filter(|(e, _)| !direct.contains(e))
-                .map(|(e, what)| (at as u32, e, ty, what))
-                .collect()
-        })
-        .chain(
-            (code.insns.iter().enumerate()).filter_map(|(at, insn)| match insn.op {
-                Op::New(r) => {
-                    let made = &*class.member(r).class;
-                    let entry = task_entry(p, made).filter(|e| !direct.contains(e))?;
-                    let what = format!("task {}.{}", made.replace('/', "."), p.method(entry).name);
-                    Some((at as u32, entry, made, what))
-                }
-                Op::InvokeDynamic(r) => {
-                    let (c, n, d) = class.lambda_impl(r)?;
-                    let desc = &*class.member(r).desc;
-                    let made = desc
-                        .rsplit(')')
-                        .next()?
-                        .strip_prefix('L')?
-                        .strip_suffix(';')?;
-                    let entry = p.resolve(c, n, d).filter(|e| !direct.contains(e))?;
-                    p.method(entry).code.as_ref()?;
-                    Some((
-                        at as u32,
-                        entry,
-                        made,
-                        format!("lambda {}.{n}", c.replace('/', ".")),
-                    ))
-                }
-                _ => None,
-            }),
-        )
-        .collect();
-    made.sort_by_key(|m| m.0);
+            if let Some(ty) = object_return(&class.member(r).desc) {
+                let tasks = factory_tasks(p, id.class, r, ty).into_iter();
+                made.extend(tasks.map(|(e, what)| (at, e, ty, what)));
+            }
+        } else if let Some((e, ty, what)) = task_made(p, class, &insn.op) {
+            made.push((at, e, ty, what));
+        }
+    }
+    made.retain(|(_, e, _, _)| !direct.contains(e));
     let mut previous = 0;
     for r in read_back {
         let of_type = |&&(m, _, made, _): &&(u32, MethodId, &str, String)| {
@@ -1477,27 +1456,8 @@ impl Finder<'_> {
         let Sym::Value(at) = sym else { return None };
         let class = self.p.class(self.id.class);
         let code = self.p.method(self.id).code.as_ref()?;
-        match code.insns.get(at as usize)?.op {
-            Op::New(r) => {
-                let task_class = &*class.member(r).class;
-                let entry = task_entry(self.p, task_class)?;
-                Some((
-                    entry,
-                    format!(
-                        "task {}.{}",
-                        task_class.replace('/', "."),
-                        self.p.method(entry).name
-                    ),
-                ))
-            }
-            Op::InvokeDynamic(r) => {
-                let (c, n, d) = class.lambda_impl(r)?;
-                let entry = self.p.resolve(c, n, d)?;
-                self.p.method(entry).code.as_ref()?;
-                Some((entry, format!("lambda {}.{}", c.replace('/', "."), n)))
-            }
-            _ => None,
-        }
+        let op = &code.insns.get(at as usize)?.op;
+        task_made(self.p, class, op).map(|(e, _, what)| (e, what))
     }
 
     fn in_loop(&self, at: u32) -> bool {
