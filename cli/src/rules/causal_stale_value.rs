@@ -86,6 +86,7 @@ pub fn check(
     let mut snapshots: FxHashMap<(MethodId, Loc), usize> = FxHashMap::default();
     let mut out: Vec<Diagnostic> = Vec::new();
     let mut guarded: FxHashMap<GuardVar, guards::Writes> = FxHashMap::default();
+    let mut together: FxHashMap<(Var, Var), bool> = FxHashMap::default();
     for (n, o) in g.outs.iter().enumerate() {
         let Some(o) = o else { continue };
         let mid = v.nodes[n].method;
@@ -166,6 +167,13 @@ pub fn check(
             if !f.index && body_alone(p, v, (owned, &writer_nodes), n, f) {
                 continue;
             }
+            if f.claim.is_some_and(|y| {
+                *together
+                    .entry((f.src.var, y))
+                    .or_insert_with(|| change_together(p, v, g, f.src.var, y))
+            }) {
+                continue;
+            }
             let writer = runners.iter().find_map(|&a| {
                 ws.iter().copied().find(|&b| {
                     crate::whole::threads::conflict_on(p, &v.threads, &v.fields, (a, b), f.src.var)
@@ -223,6 +231,54 @@ pub fn check(
         t0.elapsed()
     ));
     out
+}
+
+/// Whether variables `x` and `y` change together: every region that writes `x` writes `y` too,
+/// and nothing writes `x` outside a region but a constructor. A current look at `y` in the
+/// region that writes `x` then sees whether another thread wrote `x` since a stale look at it
+/// ([`crate::whole::causal::Flow::claim`]): the region's claim re-checks the look (`if
+/// (closed) return;` before `synchronized (this) { if (state == CLOSED) return; state =
+/// CLOSED; closed = true; }`).
+fn change_together(p: &Program, v: &Views, g: &CausalGraph, x: Var, y: Var) -> bool {
+    use crate::bytecode::{acc, Op};
+    let regions = (g.views.iter())
+        .filter(|rv| rv.writes.binary_search(&x).is_ok())
+        .all(|rv| rv.writes.binary_search(&y).is_ok());
+    if !regions || crate::whole::causal::var_kind(x) != crate::whole::causal::FIELD {
+        return regions;
+    }
+    // Each method that stores into the field after construction stores inside a region
+    // (its own, or one every caller holds) in some node that runs it.
+    let (oc, of) = v.fields.owner(crate::whole::causal::var_field(x));
+    let private = p.class(oc).fields[of as usize].access & acc::PRIVATE != 0;
+    let nest = crate::program::nest(&p.class(oc).name);
+    let locked = |m: MethodId| {
+        (0..v.nodes.len()).any(|n| {
+            let Some(o) = g.outs[n].as_ref().filter(|_| v.nodes[n].method == m) else {
+                return false;
+            };
+            let mut writes = o
+                .accesses
+                .iter()
+                .filter(|a| a.var == x && a.kind & WRITE != 0);
+            writes.clone().next().is_some() && writes.all(|a| !a.held.is_empty())
+        })
+    };
+    p.classes.iter().enumerate().all(|(ci, c)| {
+        (private && crate::program::nest(&c.name) != nest)
+            || c.methods.iter().enumerate().all(|(mi, m)| {
+                let Some(code) = &m.code else { return true };
+                let stores = code.insns.iter().any(|i| {
+                    matches!(i.op, Op::PutField(r) | Op::PutStatic(r)
+                        if p.field_ref(ci as u32, r) == Some((oc, of)))
+                });
+                let id = MethodId {
+                    class: ci as u32,
+                    method: mi as u32,
+                };
+                !stores || matches!(&*m.name, "<init>" | "<clinit>") || locked(id)
+            })
+    })
 }
 
 /// Whether one region of method `mid` encloses flow `f` from its read to where the value enters

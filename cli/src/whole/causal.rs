@@ -281,6 +281,14 @@ pub struct Flow {
     /// value (or a condition on it) lets the call go ahead counting on what the callee
     /// requires, and the call fails when another thread changed the variable in between.
     pub require: bool,
+    /// The write's own region claims it first: a current look there at another variable that
+    /// the region writes too decides the write, and leaves without failing the other way (`if
+    /// (closed) return; synchronized (this) { if (state == CLOSED) return; state = CLOSED;
+    /// closed = true; }`; a look that throws instead fails where the stale look let the call go
+    /// ahead). Where every region that
+    /// writes the flow's variable writes this one too, the two change together, and the look
+    /// at this one is the authoritative re-check ([`crate::rules`]' causal-stale-value asks).
+    pub claim: Option<Var>,
 }
 
 /// What the destination of a [`Run::flow`] is.
@@ -1405,6 +1413,25 @@ impl Run<'_> {
         let cleared = (edge == Edge::Write)
             .then(|| self.cleared_at(entry_at))
             .flatten();
+        // The region's own claim (see [`Flow::claim`]): a current look at another variable
+        // that the write's region writes too, made in that region, deciding the write.
+        let claim = (edge == Edge::Write && dst.node == self.node)
+            .then(|| {
+                bits(self.control(entry_at).current() & self.atomic).find_map(|b| {
+                    match self.srcs[b] {
+                        Src::Atomic(g)
+                            if g.var != dst.var
+                                && self.outer_of(b) == Some(dst.site)
+                                && self.region_writes.contains(&(g.var, dst.site))
+                                && !self.fails_by_throwing(entry_at, g.var) =>
+                        {
+                            Some(g.var)
+                        }
+                        _ => None,
+                    }
+                })
+            })
+            .flatten();
         for b in bits(stale) {
             if self.out.flows.len() >= MAX_LIST {
                 break;
@@ -1486,6 +1513,7 @@ impl Run<'_> {
                 unlocked,
                 index,
                 require,
+                claim: claim.filter(|_| check),
             };
             if src.var != dst.var || edge == Edge::Deeper {
                 if self.out.links.len() < MAX_LIST {
