@@ -936,6 +936,46 @@ fn one_snapshot_is_one_finding() {
     );
 }
 
+/// The outcome of a thread's own update stored back as the variable's new value is a lost
+/// update for the whole-program rule too (StoredBack): each `stale-value` finding there is
+/// confirmed by `causal-stale-value`, and the quiet rollbacks have none.
+#[test]
+fn an_outcome_stored_back_is_a_lost_update() {
+    let report = &json_scan().report;
+    let of = |class: &str, method: &str| -> Vec<&Finding> {
+        (report.findings.iter())
+            .filter(|f| f.class == format!("fixtures.recall.StoredBack${class}"))
+            .filter(|f| f.method == method && f.level == "warning")
+            .collect()
+    };
+    for (class, method) in [
+        ("Limiter", "rollbackBySet"),
+        ("Counter", "rollbackStored"),
+        ("Switch", "restore"),
+    ] {
+        let found = of(class, method);
+        assert!(
+            found.len() == 1 && found[0].message.contains("confirmed by causal-stale-value"),
+            "{class}.{method}: one confirmed stale value: {:?}",
+            found.iter().map(|f| f.short()).collect::<Vec<_>>()
+        );
+    }
+    for (class, method) in [
+        ("Limiter", "rollbackByDecrement"),
+        ("Limiter", "rollbackByAdd"),
+        ("Limiter", "ticket"),
+        ("Counter", "rollbackLocked"),
+        ("Switch", "restoreChecked"),
+    ] {
+        let found = of(class, method);
+        assert!(
+            found.is_empty(),
+            "{class}.{method} is quiet: {:?}",
+            found.iter().map(|f| f.short()).collect::<Vec<_>>()
+        );
+    }
+}
+
 #[test]
 fn fixtures_sarif_is_valid_and_matches_json() {
     let classes = common::class_names(common::fixture_classes());

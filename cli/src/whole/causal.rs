@@ -1335,7 +1335,40 @@ impl Run<'_> {
         edge: Edge,
     ) {
         let v = v.or(self.post);
-        let stale = ((v.left & self.atomic) | (v.src & self.unlocked)) & !self.flowed & !v.mine;
+        // What the thread took out is its own ([`Val::mine`]), to decide on and to hand on, but
+        // stored back as the variable's new value in a later region (`n =
+        // live.incrementAndGet(); if (n > max) live.set(n - 1);`) it overwrites what other
+        // threads stored since, as a snapshot would: a lost update. (An amount applied to the
+        // current value, `addAndGet`, or a store that reads the variable afresh, is no such
+        // store.)
+        // The outcome of an atomic scalar's own update (`incrementAndGet`, `getAndSet`) is
+        // that too, stored back by the scalar's plain `set`.
+        // Only a store of this method's own: a callee handed the amount may apply it to the
+        // current value. And not what an update took out, leaving the variable empty (`buf =
+        // spare.getAndSet(null)`): put back, it is the object returned, not a value computed
+        // from an old state.
+        let (stored_back, outcomes) = if edge == Edge::Write && dst.loc.method == self.id {
+            let mine = bits(v.mine & data & v.left & self.atomic)
+                .filter(|&b| self.src_var(b) == Some(dst.var))
+                .fold(0u64, |m, b| m | 1 << b);
+            let outcomes = if self.scalar_store_at(entry_at) {
+                bits(v.src & data & !self.atomic & !self.flowed)
+                    .filter(|&b| {
+                        matches!(self.srcs[b], Src::Outcome(x, at)
+                            if x == dst.var && at != entry_at && !self.takes_out(at))
+                    })
+                    .fold(0u64, |m, b| m | 1 << b)
+            } else {
+                0
+            };
+            (mine, outcomes)
+        } else {
+            (0, 0)
+        };
+        let stale = (((v.left & self.atomic) | (v.src & self.unlocked))
+            & !self.flowed
+            & (!v.mine | stored_back))
+            | outcomes;
         if stale == 0 {
             return;
         }
@@ -1436,7 +1469,17 @@ impl Run<'_> {
             if self.out.flows.len() >= MAX_LIST {
                 break;
             }
-            let Some((src, unlocked)) = self.read_access(b) else {
+            let outcome = match self.srcs[b] {
+                Src::Outcome(var, at) if outcomes & (1 << b) != 0 => Some(GAccess {
+                    var,
+                    node: self.node,
+                    site: at,
+                    loc: self.loc(at),
+                }),
+                _ => None,
+            };
+            let Some((src, unlocked)) = outcome.map(|g| (g, false)).or_else(|| self.read_access(b))
+            else {
                 continue;
             };
             let check = data & (1 << b) == 0;
@@ -1526,6 +1569,35 @@ impl Run<'_> {
             }
             self.out.flows.push(flow);
         }
+    }
+
+    /// Whether the instruction at `at` stores its argument as an atomic scalar's new value in
+    /// place of the old one (`set`, `getAndSet`; not the single writer's `lazySet` idiom, nor a
+    /// compare-and-set, which checks what it replaces).
+    fn scalar_store_at(&self, at: u32) -> bool {
+        let Some(&Op::Invoke(crate::bytecode::InvokeKind::Virtual, r)) =
+            self.code.insns.get(at as usize).map(|i| &i.op)
+        else {
+            return false;
+        };
+        let m = self.class.member(r);
+        let ts = &self.p.thread_safe;
+        ts.is_scalar(&m.class)
+            && ts.is_scalar_set(&m.name)
+            && !ts.is_publish(&m.name)
+            && !ts.is_validating(&m.name, &m.desc)
+            && !m.name.contains("ompareAndSet")
+    }
+
+    /// Whether the call at `at` swaps in `null` or zero (`getAndSet(null)`): it takes the value
+    /// out and leaves the variable empty.
+    fn takes_out(&self, at: u32) -> bool {
+        (at as usize).checked_sub(1).is_some_and(|k| {
+            matches!(
+                crate::analysis::sharing::konst_at(self.class, self.code, k),
+                Some(crate::bytecode::Konst::Null | crate::bytecode::Konst::Zero)
+            )
+        })
     }
 
     /// The conditions of the branches that guard the instruction at `at`: one way out of the
