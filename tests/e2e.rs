@@ -3635,3 +3635,87 @@ public class Sized<T> {
         run.describe()
     );
 }
+
+/// A getter's unlocked look deciding an act (`if (!e.hasLeader()) e.claim(me)`) is a note in a
+/// library, whose unknown callers may each have an object of their own, and a warning in a
+/// program whose threads share the object: the same code, scanned both ways.
+#[test]
+fn a_getters_look_is_a_note_in_a_library_and_a_warning_in_a_program() {
+    const ELECTION: &str = r#"package e2e.getter;
+
+public class Election {
+    private volatile String leader;
+
+    public boolean hasLeader() {
+        return leader != null;
+    }
+
+    public synchronized void claim(String node) {
+        leader = node;
+    }
+
+    public synchronized void resign(String node) {
+        if (node.equals(leader)) {
+            leader = null;
+        }
+    }
+
+    public void lead(String me) {
+        if (!hasLeader()) {
+            claim(me); // GETTER-LOOK
+        }
+    }
+}
+"#;
+    const NODES: &str = r#"package e2e.getter;
+
+public class Nodes {
+    public static void main(String[] args) {
+        Election e = new Election();
+        for (int i = 0; i < 2; i++) {
+            String me = "node" + i;
+            new Thread(() -> {
+                e.lead(me);
+                e.resign(me);
+            }).start();
+        }
+    }
+}
+"#;
+    let line = line_of(ELECTION, "// GETTER-LOOK");
+    let level_at = |report: &common::Report| -> Vec<String> {
+        (report.findings_of("causal-stale-value").iter())
+            .filter(|f| f.method == "lead" && f.line == Some(line))
+            .map(|f| f.level.clone())
+            .collect()
+    };
+    let src = common::scratch_dir("getter-src");
+    let lib = common::scratch_dir("getter-lib");
+    common::compile_sources(&src, &lib, "17", &[("e2e/getter/Election.java", ELECTION)]);
+    let (run, report) = scan_json(&[&lib], &[]);
+    assert_eq!(
+        level_at(&report),
+        vec!["note"],
+        "library\n{}",
+        run.describe()
+    );
+
+    let src2 = common::scratch_dir("getter-src2");
+    let prog = common::scratch_dir("getter-prog");
+    common::compile_sources(
+        &src2,
+        &prog,
+        "17",
+        &[
+            ("e2e/getter/Election.java", ELECTION),
+            ("e2e/getter/Nodes.java", NODES),
+        ],
+    );
+    let (run, report) = scan_json(&[&prog], &[]);
+    assert_eq!(
+        level_at(&report),
+        vec!["warning"],
+        "program\n{}",
+        run.describe()
+    );
+}

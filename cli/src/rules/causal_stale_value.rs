@@ -225,12 +225,112 @@ pub fn check(
             out.push(explain(p, v, n, f, writer));
         }
     }
+    related_checks(p, v, g, &mut reported, &mut out);
     profile.push(format!(
         "causal-stale-value: {flows} flows, {} reported, in {:?}",
         out.len(),
         t0.elapsed()
     ));
     out
+}
+
+/// A stale look at one variable that decides the write of another, where another thread's
+/// critical section writes the two together (`if (closed) throw ..; synchronized (lock) {
+/// subscribers.add(s); }` against `synchronized (lock) { closed = true; subscribers.clear();
+/// }`): the look's variable guards the other, and the section that changes the guard changes
+/// what it guards at once, so the write acts on a state that may be gone (a subscriber added to
+/// a registry already closed and drained). Reported with evidence `related-check`. Not where
+/// the acting section writes the looked-at variable too (its own claim, or a check-then-act on
+/// that variable reported as such), nor on a line already reported.
+fn related_checks(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    reported: &mut FxHashMap<(MethodId, Option<u32>), (usize, Var)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let view_of = |node: u32, site: u32| {
+        (g.views.iter()).find(|rv| rv.node == node as usize && rv.site == site)
+    };
+    let writes =
+        |rv: &crate::whole::causal::RegionView, x: Var| rv.writes.binary_search(&x).is_ok();
+    for (n, o) in g.outs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let mid = v.nodes[n].method;
+        if o.links.is_empty() || p.class(mid.class).library {
+            continue;
+        }
+        let runners = &v.reached_by[n];
+        for f in &o.links {
+            let (x, y) = (f.src.var, f.dst.var);
+            if !f.check || f.index || f.require || x == y || f.dst.node as usize != n {
+                continue;
+            }
+            // The guard is a field set once (a lifecycle flag: `closed`, `started`), looked at
+            // on the method's own object.
+            let once = crate::whole::causal::var_kind(x) == crate::whole::causal::FIELD
+                && v.fields.is_once(crate::whole::causal::var_field(x));
+            if !once || !own_look(p, f) {
+                continue;
+            }
+            if view_of(f.dst.node, f.dst.site).is_none_or(|rv| writes(rv, x)) {
+                continue;
+            }
+            let joint = || {
+                (g.views.iter())
+                    .filter(|rv| writes(rv, x) && writes(rv, y))
+                    .filter(|rv| !(rv.node == n && rv.site == f.dst.site))
+            };
+            // Two signals of one subscriber never run at once (a `serial` interface's methods).
+            let owner = v.fields.owner(crate::whole::causal::var_field(x)).0;
+            let serial = |w: usize| {
+                crate::whole::threads::serial_with(p, mid.class, v.nodes[w].method, owner)
+            };
+            let writer = runners.iter().find_map(|&a| {
+                joint().filter(|rv| !serial(rv.node)).find_map(|rv| {
+                    v.reached_by[rv.node].iter().copied().find(|&b| {
+                        crate::whole::threads::conflict_on(p, &v.threads, &v.fields, (a, b), x)
+                    })
+                })
+            });
+            let Some(writer) = writer else { continue };
+            let line = line_in(p, mid, f.entry_at);
+            if reported.contains_key(&(mid, line)) {
+                continue;
+            }
+            reported.insert((mid, line), (out.len(), x));
+            let mut d = explain(p, v, n, f, writer);
+            d.evidence = Some("related-check");
+            out.push(d);
+        }
+    }
+}
+
+/// Whether the look of flow `f` is at a field of the looking method's own object (`this`, by
+/// `aload_0` right before the read) or a static one, or at the state of a thread-safe object:
+/// the guard of the object whose state the method changes, not a field of another object it
+/// walks to (a list node's `next`).
+fn own_look(p: &Program, f: &Flow) -> bool {
+    use crate::bytecode::Op;
+    if crate::whole::causal::var_kind(f.src.var) != crate::whole::causal::FIELD {
+        return true;
+    }
+    let m = p.method(f.src.loc.method);
+    let Some(code) = m.code.as_ref() else {
+        return false;
+    };
+    let at = f.src.loc.at as usize;
+    match code.insns.get(at).map(|i| &i.op) {
+        Some(Op::GetStatic(_)) => true,
+        Some(Op::GetField(_)) => {
+            !m.is_static()
+                && at
+                    .checked_sub(1)
+                    .and_then(|k| code.insns.get(k))
+                    .is_some_and(|i| matches!(i.op, Op::Load(0, _)))
+        }
+        _ => false,
+    }
 }
 
 /// Whether variables `x` and `y` change together: every region that writes `x` writes `y` too,
@@ -554,7 +654,16 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     // An unlocked look a getter made, one call away (`if (!e.hasLeader()) e.claim(me)`): the
     // caller's own check, but weaker evidence than a look made here (a lifecycle flag tested
     // before an idempotent `stop()`, a per-message object's getter): a note.
+    // A getter's look is a note where the library's unknown callers are the threads: whether
+    // they share the object it is made on the library does not say (per-message and
+    // per-command objects one thread uses). Where the program starts the threads that race on
+    // it, the look is the caller's own unlocked check, a warning like one made in the method.
     let getter = f.unlocked && f.src.loc.method != mid;
+    let getter_note = getter
+        && (v.threads[writer as usize].callers
+            || v.reached_by[node]
+                .iter()
+                .any(|&t| v.threads[t as usize].callers));
     let read_words = if f.unlocked {
         match method_of(f.src.loc.method) {
             Some(getter) => format!("was read outside any critical section, by `{getter}()`"),
@@ -629,7 +738,7 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         write_line.map_or("unknown line".to_string(), |l| format!("line {l}")),
     )
     };
-    let message = if getter {
+    let message = if getter_note {
         format!("{message} (a note: the unlocked look is a getter's, one call away)")
     } else {
         message
@@ -637,7 +746,7 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
     crate::explain::own_offsets(&mut steps, method.code.as_ref());
     Diagnostic {
         rule: RuleId::CausalStaleValue,
-        level: if getter {
+        level: if getter_note {
             crate::rules::Level::Note
         } else {
             RuleId::CausalStaleValue.meta().level

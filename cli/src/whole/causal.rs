@@ -1541,6 +1541,24 @@ impl Run<'_> {
             {
                 continue;
             }
+            // A field initialized once changes once, under a look of its writer's own: a
+            // stale look at it is checked again where it is written ([`FieldTable::is_once`]).
+            // It stays a look that decides another variable's write.
+            let once = var_kind(src.var) == FIELD && self.fields.is_once(var_field(src.var));
+            if once && src.var == dst.var {
+                continue;
+            }
+            // Nor can a look that found it set go stale: only one that found it unset decides
+            // on what its one write changes (`if (closed) throw ..;` before a subscriber is
+            // added, not `if (!initialized) return;` before the work it enables).
+            if once
+                && !(check
+                    && self.look_went(b, entry_at, false, |cond, jumps| {
+                        matches!(case_taken(cond, jumps), Some(ZERO | NULL))
+                    }))
+            {
+                continue;
+            }
             let flow = Flow {
                 src,
                 // An unlocked look a getter made: the call that made it, here.

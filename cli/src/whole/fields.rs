@@ -11,6 +11,8 @@
 //! `volatile` ones too: a volatile field is read and written atomically, as an atomic's `get()`
 //! and `set()` are, and an unlocked check of one that decides a write under a lock is as stale
 //! as an atomic's. The views (method consistency, high-level data races) stay without them.
+//! Fields initialized once are followed too ([`FieldTable::is_once`]), but only as a look that
+//! decides another variable's write: their own writes re-check the look.
 
 use rayon::prelude::*;
 
@@ -31,6 +33,10 @@ pub struct FieldTable {
     /// Whether each field is a value the causal graph follows: a tracked one, or a `volatile`
     /// one that would be tracked but for that.
     valued: Vec<bool>,
+    /// Whether each field is initialized once ([`write_once`]): followed by the causal graph
+    /// (`valued`) as a look another value's write may count on (a `closed` flag set once,
+    /// deciding whether a subscriber is added), never as a stale value of its own.
+    once: Vec<bool>,
     /// `(class index, field index)` of each id.
     owner: Vec<(u32, u32)>,
     /// Whether each field holds a legacy synchronized collection (`legacy` in the platform
@@ -43,7 +49,7 @@ impl FieldTable {
         // Fields the program writes after construction (the shared model of what is shared),
         // less final and volatile ones and those of I/O classes.
         let facts = &p.fields;
-        let mut valued: Vec<bool> = facts
+        let valued: Vec<bool> = facts
             .owner
             .iter()
             .enumerate()
@@ -56,11 +62,10 @@ impl FieldTable {
             })
             .collect();
         let once = write_once(p, &valued);
-        for (t, once) in valued.iter_mut().zip(once) {
-            *t &= !once;
-        }
-        let tracked: Vec<bool> = (facts.owner.iter().zip(&valued))
-            .map(|(&(ci, fi), &v)| v && p.class(ci).fields[fi as usize].access & acc::VOLATILE == 0)
+        let tracked: Vec<bool> = (facts.owner.iter().zip(valued.iter().zip(&once)))
+            .map(|(&(ci, fi), (&v, &o))| {
+                v && !o && p.class(ci).fields[fi as usize].access & acc::VOLATILE == 0
+            })
             .collect();
         let mut legacy: Vec<bool> = facts
             .owner
@@ -80,6 +85,7 @@ impl FieldTable {
             base: facts.base.clone(),
             tracked,
             valued,
+            once,
             owner: facts.owner.clone(),
             legacy,
         }
@@ -126,6 +132,11 @@ impl FieldTable {
     /// one (see the module docs).
     pub fn is_valued(&self, id: FieldId) -> bool {
         self.valued.get(id as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether a field is initialized once ([`write_once`]): no stale value of its own.
+    pub fn is_once(&self, id: FieldId) -> bool {
+        self.once.get(id as usize).copied().unwrap_or(false)
     }
 
     /// Number of field ids.
