@@ -652,12 +652,10 @@ fn explain(p: &Program, v: &Views, node: usize, f: &Flow, writer: u32) -> Diagno
         crate::explain::name_back_edges(code, &mut steps);
     }
     // An unlocked look a getter made, one call away (`if (!e.hasLeader()) e.claim(me)`): the
-    // caller's own check, but weaker evidence than a look made here (a lifecycle flag tested
-    // before an idempotent `stop()`, a per-message object's getter): a note.
-    // A getter's look is a note where the library's unknown callers are the threads: whether
-    // they share the object it is made on the library does not say (per-message and
-    // per-command objects one thread uses). Where the program starts the threads that race on
-    // it, the look is the caller's own unlocked check, a warning like one made in the method.
+    // caller's own check. Where the library's unknown callers are the threads it is weaker
+    // evidence than a look made here, a note: whether they share the object it is made on the
+    // library does not say (per-message and per-command objects one thread uses). Where the
+    // program starts the threads that race on it, it is a warning like a look made here.
     let getter = f.unlocked && f.src.loc.method != mid;
     let getter_note = getter
         && (v.threads[writer as usize].callers

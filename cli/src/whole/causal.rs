@@ -285,9 +285,9 @@ pub struct Flow {
     /// the region writes too decides the write, and leaves without failing the other way (`if
     /// (closed) return; synchronized (this) { if (state == CLOSED) return; state = CLOSED;
     /// closed = true; }`; a look that throws instead fails where the stale look let the call go
-    /// ahead). Where every region that
-    /// writes the flow's variable writes this one too, the two change together, and the look
-    /// at this one is the authoritative re-check ([`crate::rules`]' causal-stale-value asks).
+    /// ahead). Where every region that writes the flow's variable writes this one too, the two
+    /// change together, and the look at this one is the authoritative re-check
+    /// (causal-stale-value's `change_together` asks).
     pub claim: Option<Var>,
 }
 
@@ -1335,18 +1335,15 @@ impl Run<'_> {
         edge: Edge,
     ) {
         let v = v.or(self.post);
-        // What the thread took out is its own ([`Val::mine`]), to decide on and to hand on, but
-        // stored back as the variable's new value in a later region (`n =
-        // live.incrementAndGet(); if (n > max) live.set(n - 1);`) it overwrites what other
-        // threads stored since, as a snapshot would: a lost update. (An amount applied to the
-        // current value, `addAndGet`, or a store that reads the variable afresh, is no such
-        // store.)
-        // The outcome of an atomic scalar's own update (`incrementAndGet`, `getAndSet`) is
-        // that too, stored back by the scalar's plain `set`.
-        // Only a store of this method's own: a callee handed the amount may apply it to the
-        // current value. And not what an update took out, leaving the variable empty (`buf =
-        // spare.getAndSet(null)`): put back, it is the object returned, not a value computed
-        // from an old state.
+        // What the thread took out is its own ([`Val::mine`], and an atomic scalar's
+        // `Src::Outcome`: `incrementAndGet`, `getAndSet`), to decide on and to hand on. Stored
+        // back by this method as the variable's new value in a later region (`n =
+        // live.incrementAndGet(); if (n > max) live.set(n - 1);`, `count = n - 1`), it
+        // overwrites what other threads stored since, as a snapshot would: a lost update. Not
+        // an amount applied to the current value (`addAndGet`, a store that reads the variable
+        // afresh), not a callee's store (it may apply the amount to the current value), and
+        // not what an update took out leaving the variable empty (`buf =
+        // spare.getAndSet(null)`: put back, it is the object returned).
         let (stored_back, outcomes) = if edge == Edge::Write && dst.loc.method == self.id {
             let mine = bits(v.mine & data & v.left & self.atomic)
                 .filter(|&b| self.src_var(b) == Some(dst.var))
@@ -1604,7 +1601,6 @@ impl Run<'_> {
             && ts.is_scalar_set(&m.name)
             && !ts.is_publish(&m.name)
             && !ts.is_validating(&m.name, &m.desc)
-            && !m.name.contains("ompareAndSet")
     }
 
     /// Whether the call at `at` swaps in `null` or zero (`getAndSet(null)`): it takes the value
