@@ -659,6 +659,7 @@ pub fn check(
         out.push(explain(p, v, g, x, node, witness));
     }
     object_splits(p, v, g, &mut reported, &mut out);
+    split_updates(p, v, g, &mut reported, &mut out);
     profile.push(format!(
         "high-level-data-race: {} reported, in {:?}",
         out.len(),
@@ -744,6 +745,243 @@ fn object_splits(
     }
 }
 
+/// Most write views of each variable tried for a split update (the rest repeat the shape).
+const MAX_SPLIT_WRITERS: usize = 16;
+
+/// Two variables of one class that no critical section updates together, which one method
+/// updates one after the other, each in its own critical section (`bid.set(..)` then
+/// `ask.set(..)`, two synchronized setters called in a row), while a concurrent thread reads
+/// them in separate critical sections and hands both to one new object's constructor (a
+/// snapshot: [`CausalGraph::gathered`]). View consistency (Definition 9) relates only
+/// variables that some view holds together: where no section ever holds the pair, the method
+/// that updates both in one run and the reader that gathers them are the evidence that they
+/// belong together, and the method's two sections are a split update the reader can see half
+/// of. Updates in exclusive branches (never both in one run), made far above the two sections
+/// (a common caller more than two calls up), inside one region of the updating method, in a
+/// constructor or on an object the method allocated, are not one update of the pair.
+fn split_updates(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    reported: &mut FxHashSet<(crate::program::MethodId, u32)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    // The pairs a reader gathers after reading them in separate sections, both kept by the
+    // rule (fields and thread-safe objects), of one class.
+    let kept = |x: Var| related_vars(&v.fields, &[x]).len() == 1;
+    // The readers of a pair: those that gather it into one new object.
+    let witnesses = |k: &(Var, Var)| -> Vec<&(usize, Combine)> {
+        g.gathered.get(k).into_iter().flatten().collect()
+    };
+    let mut pairs: Vec<(Var, Var)> = (g.gathered.keys())
+        .map(|k| (k, witnesses(k)))
+        .filter(|((x, y), readers)| {
+            x != y
+                && causal::var_class(&v.fields, *x) == causal::var_class(&v.fields, *y)
+                && kept(*x)
+                && kept(*y)
+                && readers.iter().any(|(_, c)| c.split)
+        })
+        .map(|(&k, _)| k)
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let wanted: FxHashSet<Var> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
+    let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
+    for (i, rv) in g.views.iter().enumerate() {
+        if v.reached_by[rv.node].is_empty() {
+            continue;
+        }
+        for x in rv.writes.iter().filter(|x| wanted.contains(x)) {
+            writers.entry(*x).or_default().push(i);
+        }
+    }
+    let mut cfgs: FxHashMap<usize, Option<crate::bytecode::cfg::Cfg>> = FxHashMap::default();
+    for (x, y) in pairs {
+        let (Some(wx), Some(wy)) = (writers.get(&x), writers.get(&y)) else {
+            continue;
+        };
+        let writes = |view: usize, z: Var| g.views[view].writes.binary_search(&z).is_ok();
+        // Some section updates both: view consistency's own case, not a split update.
+        if wx.iter().any(|&a| writes(a, y)) {
+            continue;
+        }
+        let class = causal::var_class(&v.fields, x);
+        let conflict = |a: u32, b: u32| crate::whole::threads::conflict(&v.threads, a, b, class);
+        // The method that makes both updates in one run, with its entries to the two sections.
+        let mut update: Option<(usize, usize, usize, u32, u32)> = None;
+        'find: for &a in wx.iter().take(MAX_SPLIT_WRITERS) {
+            for &b in wy.iter().take(MAX_SPLIT_WRITERS) {
+                let Some(n) = common_caller(g, g.views[a].node, g.views[b].node) else {
+                    continue;
+                };
+                let method = p.method(v.nodes[n].method);
+                if &*method.name == "<init>" || &*method.name == "<clinit>" {
+                    continue;
+                }
+                // Both sections within two calls of the method.
+                let near = |view: usize| {
+                    let target = g.views[view].node;
+                    v.find_below(n, 3, |k| (k == target).then_some(()))
+                        .is_some()
+                };
+                if !near(a) || !near(b) {
+                    continue;
+                }
+                let (Some(ea), Some(eb)) =
+                    (entry_to(v, g, n, a, Some(x)), entry_to(v, g, n, b, Some(y)))
+                else {
+                    continue;
+                };
+                if ea == eb {
+                    continue;
+                }
+                let fresh = |at: u32| {
+                    v.facts[n]
+                        .calls
+                        .iter()
+                        .any(|c| c.at == at && c.fresh_receiver && c.fresh_classes.contains(&class))
+                };
+                if fresh(ea) || fresh(eb) {
+                    continue;
+                }
+                // Inside one region of the method: one section after all.
+                let (ha, hb) = (held_at(v, g, n, a, Some(ea)), held_at(v, g, n, b, Some(eb)));
+                if ha.iter().any(|s| hb.contains(s)) || v.nodes[n].this_held {
+                    continue;
+                }
+                let cfg = cfgs.entry(n).or_insert_with(|| {
+                    method
+                        .code
+                        .as_ref()
+                        .map(crate::bytecode::cfg::Cfg::with_local_tests)
+                });
+                let Some(cfg) = cfg else { continue };
+                if !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {
+                    continue;
+                }
+                update = Some((n, a, b, ea, eb));
+                break 'find;
+            }
+        }
+        let Some((m, a, b, ea, eb)) = update else {
+            continue;
+        };
+        for (n, c) in witnesses(&(x, y)) {
+            if !c.split {
+                continue;
+            }
+            let method = v.nodes[*n].method;
+            if p.class(method.class).library || reported.contains(&(method, class)) {
+                continue;
+            }
+            let p1 = (v.reached_by[m].iter())
+                .find(|&&t| v.reached_by[*n].iter().any(|&r| conflict(t, r)));
+            let Some(&p1) = p1 else {
+                continue;
+            };
+            reported.insert((method, class));
+            out.push(explain_split(p, v, g, (*n, c), (p1, m, (a, ea), (b, eb))));
+        }
+    }
+}
+
+/// The finding of [`split_updates`]: the reads of node `n` combined at `c.at`, and thread
+/// `p1`'s method `m`, which enters section `a` (updating `c.a`'s variable) at `ea` and
+/// section `b` at `eb`.
+fn explain_split(
+    p: &Program,
+    v: &Views,
+    g: &CausalGraph,
+    (n, c): (usize, &Combine),
+    (p1, m, (a, ea), (b, eb)): (u32, usize, (usize, u32), (usize, u32)),
+) -> Diagnostic {
+    let mid = v.nodes[n].method;
+    let class = p.class(mid.class);
+    let method = p.method(mid);
+    let home = source_path(class);
+    let fclass = causal::var_class(&v.fields, c.a.var);
+    let writer = v.nodes[m].method;
+    let other_class = crate::whole::threads::open_world(&v.threads)
+        && !(own_operation(p, mid.class, fclass) && own_operation(p, writer.class, fclass));
+    let owner = p.class(fclass);
+    let owner_simple = owner.name.rsplit('/').next().unwrap_or(&owner.name);
+    let (na, nb) = (
+        short_var(p, &v.fields, c.a.var),
+        short_var(p, &v.fields, c.b.var),
+    );
+    let p1_name = &v.threads[p1 as usize].name;
+    let threads: Vec<String> = v.reached_by[n]
+        .iter()
+        .map(|&t| v.threads[t as usize].name.clone())
+        .collect();
+    let wname = format!(
+        "{}.{}",
+        p.class(writer.class)
+            .name
+            .rsplit('/')
+            .next()
+            .unwrap_or(&p.class(writer.class).name),
+        p.method(writer).name
+    );
+    let read = |r: &causal::GAccess| {
+        step_at(
+            p,
+            &home,
+            r.loc.method,
+            Some(r.loc.at),
+            StepKind::Read,
+            format!(
+                "{} is read here, inside {}",
+                causal::describe_var(p, &v.fields, r.var),
+                region_words_at(p, v, r.node as usize, r.site)
+            ),
+        )
+    };
+    let (ra, rb) = (&g.views[a], &g.views[b]);
+    let mut update = step_at(
+        p,
+        &home,
+        writer,
+        Some(ea),
+        StepKind::Lock,
+        format!(
+            "the other thread updates `{na}` here, in its own critical section ({}), and `{nb}` at line {} in another ({}): one update of the pair, split",
+            region_words_at(p, v, ra.node, ra.site),
+            line_in(p, writer, Some(eb)).map_or_else(|| "?".to_string(), |l| l.to_string()),
+            region_words_at(p, v, rb.node, rb.site),
+        ),
+    );
+    update.other_thread = true;
+    let line = line_in(p, mid, Some(c.at));
+    let steps = vec![
+        read(&c.a),
+        update,
+        read(&c.b),
+        Step::here(
+            StepKind::Use,
+            line,
+            Some(c.at),
+            format!("`{na}` and `{nb}`, read in separate critical sections, are gathered here into one object"),
+        ),
+    ];
+    let message = format!(
+        "High-level data race: method `{}` reads `{owner_simple}.{na}` and `{owner_simple}.{nb}` in separate critical sections and gathers them into one object, while {p1_name} updates them one after the other in `{wname}`, each in its own critical section (no critical section updates both); a read between the two updates, or the whole update between the two reads, mixes old and new state; run by {}",
+        method.name,
+        threads.join(", ")
+    );
+    let rank = pair_rank(p, v, (other_class, 55), (writer.class, mid.class), p1);
+    finding(
+        p,
+        mid,
+        (message, line, steps, threads),
+        (other_class, "split-pair", rank),
+    )
+}
+
 /// The finding of [`object_splits`]: the read of the reporting node `n` combined at `c.at`,
 /// and thread `p1`'s update of node `m` (its two writes `w1`, `w2`).
 fn explain_objects(
@@ -820,20 +1058,40 @@ fn explain_objects(
         method.name,
         threads.join(", ")
     );
-    let nest_of = |c: u32| crate::program::nest(&p.class(c).name);
-    let mut rank = if other_class { 40 } else { 60 };
-    if nest_of(c.a.loc.method.class) == nest_of(mid.class) {
-        rank += 10;
-    }
-    if v.threads[p1 as usize].only_main(p) {
-        rank -= 10;
-    }
+    let rank = pair_rank(
+        p,
+        v,
+        (other_class, 60),
+        (c.a.loc.method.class, mid.class),
+        p1,
+    );
     finding(
         p,
         mid,
         (message, line, steps, threads),
         (other_class, evidence, rank),
     )
+}
+
+/// The rank of a finding over a pair of sections: `base` (40 for a note of another class's
+/// code), +10 when the sections are entered in code of the reporting method's nest (`code`
+/// against `method`), −10 when the other thread `p1` is only some program's `main`.
+fn pair_rank(
+    p: &Program,
+    v: &Views,
+    (other_class, base): (bool, u32),
+    (code, method): (u32, u32),
+    p1: u32,
+) -> u32 {
+    let nest_of = |c: u32| crate::program::nest(&p.class(c).name);
+    let mut rank = if other_class { 40 } else { base };
+    if nest_of(code) == nest_of(method) {
+        rank += 10;
+    }
+    if v.threads[p1 as usize].only_main(p) {
+        rank -= 10;
+    }
+    rank
 }
 
 /// The finding of a violation reported in method `mid`: a note where `note` says so, the

@@ -324,6 +324,11 @@ pub struct NodeOut {
     pub summary: Summary,
     pub accesses: Vec<Acc>,
     pub combines: Vec<Combine>,
+    /// Reads handed together, as data in separate arguments, to the constructor of one new
+    /// object (`new Quote(bid, ask)`): one observation of both, a snapshot, though no
+    /// computation combines them (not a correlation of Definition 2; asked only by
+    /// `high-level-data-race`'s split pairs).
+    pub gathers: Vec<Combine>,
     pub flows: Vec<Flow>,
     /// Edges of the view-dependency graph into a write of *another* variable (the paper's
     /// `(m1, x1, m2)` with `a2 = (x2, ..)`, `x2 != x1`): a value of one variable that left its
@@ -421,6 +426,9 @@ pub struct CausalGraph {
     pub views: Vec<RegionView>,
     /// Common correlations: each pair of variables, with up to 4 witnesses `(node, combine)`.
     pub correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>>,
+    /// Pairs of variables handed together to one new object's constructor
+    /// ([`NodeOut::gathers`]), with up to 4 witnesses each, as for [`Self::correlated`].
+    pub gathered: FxHashMap<(Var, Var), Vec<(usize, Combine)>>,
     /// Pairs of variables, in order, one of which is written from a value of (or under a
     /// condition on) the other: the direct correlations of the dependency graph.
     pub depends: FxHashSet<(Var, Var)>,
@@ -1149,8 +1157,27 @@ impl Run<'_> {
     /// The definition of a value at `at` (recording pass): two reads of different globals
     /// combine; two parameters combine.
     fn define(&mut self, at: u32, v: Val, written: Option<Var>) {
-        let a = v.src & self.atomic;
         self.object_split(at, v, written);
+        self.pair_reads(at, v, written, false);
+        let ps = v.src & PARAM_MASK;
+        if ps.count_ones() >= 2 {
+            let ps: Vec<usize> = bits(ps).collect();
+            for i in 0..ps.len() {
+                for j in i + 1..ps.len() {
+                    push_capped(
+                        &mut self.out.summary.param_pairs,
+                        (ps[i] as u8, ps[j] as u8),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The pairs of reads of different globals that `v`, defined at `at`, combines: into
+    /// [`NodeOut::combines`], or where `gathered` (values only handed together to a new
+    /// object's constructor) into [`NodeOut::gathers`].
+    fn pair_reads(&mut self, at: u32, v: Val, written: Option<Var>, gathered: bool) {
+        let a = v.src & self.atomic;
         if a.count_ones() >= 2 {
             // (read, the call it was imported through, where its instances may be: `NO_LEFT`
             // inside their region, or the place where they left it). An instance that left and
@@ -1203,28 +1230,25 @@ impl Run<'_> {
                     // places). Two values still inside, or that left one region together, were
                     // read in one.
                     let split = reads[i].2.and(reads[j].2).is_empty();
-                    if self.out.combines.len() < 4 * MAX_LIST
-                        && self.combined.insert((x.var, y.var, split))
+                    let list = if gathered {
+                        &mut self.out.gathers
+                    } else {
+                        &mut self.out.combines
+                    };
+                    if list.len() < 4 * MAX_LIST
+                        && (gathered || self.combined.insert((x.var, y.var, split)))
+                        && !(gathered
+                            && list
+                                .iter()
+                                .any(|c| (c.a.var, c.b.var, c.split) == (x.var, y.var, split)))
                     {
-                        self.out.combines.push(Combine {
+                        list.push(Combine {
                             at,
                             a: x,
                             b: y,
                             split,
                         });
                     }
-                }
-            }
-        }
-        let ps = v.src & PARAM_MASK;
-        if ps.count_ones() >= 2 {
-            let ps: Vec<usize> = bits(ps).collect();
-            for i in 0..ps.len() {
-                for j in i + 1..ps.len() {
-                    push_capped(
-                        &mut self.out.summary.param_pairs,
-                        (ps[i] as u8, ps[j] as u8),
-                    );
                 }
             }
         }
@@ -2751,6 +2775,21 @@ impl Run<'_> {
         ) {
             if *kind != crate::bytecode::InvokeKind::Static && recv.local {
                 let m = self.class.member(*r);
+                // Values handed in separate arguments to the constructor of one new object
+                // (`new Quote(bid, ask)`, a snapshot returned to the caller) are one
+                // observation of both: combined there, as by one computation.
+                // Data only: a condition the whole construction depends on combines nothing.
+                if cx.record && &*m.name == "<init>" {
+                    let carrying: Vec<Val> = (inputs[1..].iter())
+                        .filter(|a| a.data & self.atomic != 0)
+                        .copied()
+                        .collect();
+                    if carrying.len() >= 2 {
+                        let mut u = union(&carrying);
+                        u.src &= u.data;
+                        self.pair_reads(cx.at, u, None, true);
+                    }
+                }
                 let mut v = union(inputs).or(ctl);
                 v.local = m.desc.ends_with(&format!(")L{};", m.class));
                 v.born = if v.local { recv.born } else { 0 };
@@ -3871,14 +3910,17 @@ pub fn finish(views: &Views, a: Analysed) -> CausalGraph {
     } = a;
     let region_views = region_views(views, &outs);
     let mut correlated: FxHashMap<(Var, Var), Vec<(usize, Combine)>> = FxHashMap::default();
+    let mut gathered: FxHashMap<(Var, Var), Vec<(usize, Combine)>> = FxHashMap::default();
     for (v, o) in outs.iter().enumerate() {
         let Some(o) = o else { continue };
-        for c in &o.combines {
-            // A few witnesses of each kind: one read in separate critical sections is the one
-            // a violation is reported at.
-            let w = correlated.entry((c.a.var, c.b.var)).or_default();
-            if w.iter().filter(|(_, o)| o.split == c.split).count() < 4 {
-                w.push((v, *c));
+        for (list, map) in [(&o.combines, &mut correlated), (&o.gathers, &mut gathered)] {
+            for c in list {
+                // A few witnesses of each kind: one read in separate critical sections is the
+                // one a violation is reported at.
+                let w = map.entry((c.a.var, c.b.var)).or_default();
+                if w.iter().filter(|(_, o)| o.split == c.split).count() < 4 {
+                    w.push((v, *c));
+                }
             }
         }
     }
@@ -3898,6 +3940,7 @@ pub fn finish(views: &Views, a: Analysed) -> CausalGraph {
         outs,
         views: region_views,
         correlated,
+        gathered,
         depends,
         preds,
         profile,
