@@ -1834,14 +1834,50 @@ impl Run<'_> {
             Some(Src::Plain(_, loc)) if loc.method == self.id => loc.at,
             _ => return false,
         };
-        let Some(bs) = self.ctrl.get(self.block_of[at as usize] as usize) else {
+        self.look_went_from(
+            b,
+            read_at,
+            self.block_of[at as usize] as usize,
+            either,
+            &went,
+            2,
+        )
+    }
+
+    /// [`Run::look_went`] for the conditions block `block` depends on; `depth`: how many flags
+    /// may still be followed to where their constants were made.
+    fn look_went_from(
+        &self,
+        b: usize,
+        read_at: u32,
+        block: usize,
+        either: bool,
+        went: &impl Fn(crate::bytecode::Cond, bool) -> bool,
+        depth: u8,
+    ) -> bool {
+        let Some(bs) = self.ctrl.get(block) else {
             return false;
         };
         let mut tested = false;
         for (&br, &edge) in bs.branches.iter().zip(&bs.edges) {
             // A condition that depends on the look by control alone (one nested in the branch
             // on it: `if (run.get()) { if (once) run.set(false); }`) tests something else.
-            if self.branch.get(&br).is_none_or(|c| c.data & (1 << b) == 0) {
+            // But a flag made of constants under conditions on the look (`clean = failures ==
+            // 0 && ..; if (clean) return;`) tested it where the constant that takes this way
+            // was made: the look went as those conditions went.
+            let Some(c) = self.branch.get(&br) else {
+                continue;
+            };
+            if c.data & (1 << b) == 0 {
+                let made = (depth > 0 && c.src & (1 << b) != 0)
+                    .then(|| self.flag_site(br, edge, c))
+                    .flatten();
+                if let Some(site) = made {
+                    let at = self.block_of[site as usize] as usize;
+                    if self.look_went_from(b, read_at, at, either, went, depth - 1) {
+                        tested = true;
+                    }
+                }
                 continue;
             }
             let same_block =
