@@ -1886,7 +1886,8 @@ impl Run<'_> {
                 self.code.insns.get(br as usize).map(|i| &i.op),
                 Some(Op::If { .. })
             );
-            if !is_if || br != read_at + 1 || !same_block(read_at) {
+            let at_once = br == read_at + 1 && same_block(read_at);
+            if !is_if || !(at_once || self.tested_from_local(read_at, br)) {
                 return false;
             }
             if edge == crate::bytecode::cfg::EDGES {
@@ -1905,6 +1906,56 @@ impl Run<'_> {
             tested = true;
         }
         tested
+    }
+
+    /// Whether the value read at `read_at` is stored at once into a local that nothing but
+    /// tests uses (`notify = readNotify;` in a section, `if (!notify) ..` after it: every load
+    /// of the local goes straight to a branch), and the branch at `br` tests that local: a look
+    /// tested later, but used for nothing else, as one tested at once is.
+    fn tested_from_local(&self, read_at: u32, br: u32) -> bool {
+        let insns = &self.code.insns;
+        let op = |i: u32| insns.get(i as usize).map(|x| &x.op);
+        let Some(&Op::Store(slot, 1)) = op(read_at + 1) else {
+            return false;
+        };
+        // A plain field's look, and no store to that field before the test (a test-and-set in
+        // the look's own section, `was = emitting; if (!was) emitting = true;`, makes the look
+        // the outcome of the thread's claim, which a later clear acts upon).
+        let field = match op(read_at) {
+            Some(&(Op::GetField(r) | Op::GetStatic(r))) => self.class.member(r),
+            _ => return false,
+        };
+        let same = |r: crate::bytecode::RefId| {
+            let m = self.class.member(r);
+            m.class == field.class && m.name == field.name
+        };
+        let stored = (read_at + 1..br)
+            .any(|i| matches!(op(i), Some(&(Op::PutField(r) | Op::PutStatic(r))) if same(r)));
+        if stored {
+            return false;
+        }
+        if self.block_of.get(read_at as usize) != self.block_of.get(read_at as usize + 1) {
+            return false;
+        }
+        // Besides the look, only constants (a default: `boolean notify = false;`).
+        let mut looks = 0;
+        for (i, x) in insns.iter().enumerate() {
+            match x.op {
+                Op::Store(s, _) if s == slot => {
+                    let konst = i > 0 && matches!(insns[i - 1].op, Op::Flag(_));
+                    if !konst {
+                        looks += 1;
+                    }
+                }
+                Op::Load(s, _)
+                    if s == slot && !matches!(op(i as u32 + 1), Some(Op::If { pop: 1, .. })) =>
+                {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+        looks == 1 && br > 0 && matches!(op(br - 1), Some(&Op::Load(s, 1)) if s == slot)
     }
 
     /// Whether the write at `at` is decided by the outcome of the thread's own update of `var`
