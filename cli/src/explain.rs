@@ -165,7 +165,8 @@ pub fn source_path(class: &Class) -> String {
     format!("{}{}", class.package_path(), file)
 }
 
-fn simple_class(internal: &str) -> &str {
+/// The simple name of a class from its internal name: `Outer$Inner` for `pkg/Outer$Inner`.
+pub fn simple_class(internal: &str) -> &str {
     internal.rsplit('/').next().unwrap_or(internal)
 }
 

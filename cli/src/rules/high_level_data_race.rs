@@ -769,12 +769,7 @@ fn split_updates(
     // The pairs a reader gathers after reading them in separate sections, both kept by the
     // rule (fields and thread-safe objects), of one class.
     let kept = |x: Var| related_vars(&v.fields, &[x]).len() == 1;
-    // The readers of a pair: those that gather it into one new object.
-    let witnesses = |k: &(Var, Var)| -> Vec<&(usize, Combine)> {
-        g.gathered.get(k).into_iter().flatten().collect()
-    };
-    let mut pairs: Vec<(Var, Var)> = (g.gathered.keys())
-        .map(|k| (k, witnesses(k)))
+    let mut pairs: Vec<(Var, Var)> = (g.gathered.iter())
         .filter(|((x, y), readers)| {
             x != y
                 && causal::var_class(&v.fields, *x) == causal::var_class(&v.fields, *y)
@@ -788,7 +783,6 @@ fn split_updates(
         return;
     }
     pairs.sort_unstable();
-    pairs.dedup();
     let wanted: FxHashSet<Var> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
     let mut writers: FxHashMap<Var, Vec<usize>> = FxHashMap::default();
     for (i, rv) in g.views.iter().enumerate() {
@@ -839,13 +833,7 @@ fn split_updates(
                 if ea == eb {
                     continue;
                 }
-                let fresh = |at: u32| {
-                    v.facts[n]
-                        .calls
-                        .iter()
-                        .any(|c| c.at == at && c.fresh_receiver && c.fresh_classes.contains(&class))
-                };
-                if fresh(ea) || fresh(eb) {
+                if on_fresh_object(v, n, ea, class) || on_fresh_object(v, n, eb, class) {
                     continue;
                 }
                 // Inside one region of the method: one section after all.
@@ -853,14 +841,7 @@ fn split_updates(
                 if ha.iter().any(|s| hb.contains(s)) || v.nodes[n].this_held {
                     continue;
                 }
-                let cfg = cfgs.entry(n).or_insert_with(|| {
-                    method
-                        .code
-                        .as_ref()
-                        .map(crate::bytecode::cfg::Cfg::with_local_tests)
-                });
-                let Some(cfg) = cfg else { continue };
-                if !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {
+                if !one_run(p, v, &mut cfgs, n, (ea, eb)) {
                     continue;
                 }
                 update = Some((n, a, b, ea, eb));
@@ -870,7 +851,8 @@ fn split_updates(
         let Some((m, a, b, ea, eb)) = update else {
             continue;
         };
-        for (n, c) in witnesses(&(x, y)) {
+        // The readers: those that gather the pair into one new object.
+        for (n, c) in &g.gathered[&(x, y)] {
             if !c.split {
                 continue;
             }
@@ -907,8 +889,7 @@ fn explain_split(
     let writer = v.nodes[m].method;
     let other_class = crate::whole::threads::open_world(&v.threads)
         && !(own_operation(p, mid.class, fclass) && own_operation(p, writer.class, fclass));
-    let owner = p.class(fclass);
-    let owner_simple = owner.name.rsplit('/').next().unwrap_or(&owner.name);
+    let owner_simple = crate::explain::simple_class(&p.class(fclass).name);
     let (na, nb) = (
         short_var(p, &v.fields, c.a.var),
         short_var(p, &v.fields, c.b.var),
@@ -920,11 +901,7 @@ fn explain_split(
         .collect();
     let wname = format!(
         "{}.{}",
-        p.class(writer.class)
-            .name
-            .rsplit('/')
-            .next()
-            .unwrap_or(&p.class(writer.class).name),
+        crate::explain::simple_class(&p.class(writer.class).name),
         p.method(writer).name
     );
     let read = |r: &causal::GAccess| {
@@ -1197,27 +1174,13 @@ fn locate(
                 // An update made by a call on an object the method allocated (`new Worker()
                 // .named(n).daemon(d)`) is one of that unpublished object's own fields: not a
                 // split update of the object the other thread reads.
-                let fresh = |e: Option<u32>| {
-                    e.is_some_and(|at| {
-                        v.facts[n].calls.iter().any(|c| {
-                            c.at == at && c.fresh_receiver && c.fresh_classes.contains(&x.class)
-                        })
-                    })
-                };
+                let fresh = |e: Option<u32>| e.is_some_and(|at| on_fresh_object(v, n, at, x.class));
                 if fresh(ea) || fresh(eb) {
                     return None;
                 }
                 if let (Some(ea), Some(eb)) = (ea, eb) {
-                    let cfg = cfgs.entry(n).or_insert_with(|| {
-                        p.method(v.nodes[n].method)
-                            .code
-                            .as_ref()
-                            .map(crate::bytecode::cfg::Cfg::with_local_tests)
-                    });
-                    if let Some(cfg) = cfg {
-                        if ea != eb && !cfg.can_follow(ea, eb) && !cfg.can_follow(eb, ea) {
-                            return None;
-                        }
+                    if !one_run(p, v, &mut cfgs, n, (ea, eb)) {
+                        return None;
                     }
                 }
                 if one_section(p, v, g, x, n, (a, ea), (b, eb)) {
@@ -1227,6 +1190,33 @@ fn locate(
             })
         }
     }
+}
+
+/// Whether the call at `at` of node `n` is made on an object the method allocated whose classes
+/// include `class` (`new Worker().named(n).daemon(d)`): an update of that unpublished object's
+/// own fields, not of the object another thread reads.
+fn on_fresh_object(v: &Views, n: usize, at: u32, class: u32) -> bool {
+    (v.facts[n].calls.iter())
+        .any(|c| c.at == at && c.fresh_receiver && c.fresh_classes.contains(&class))
+}
+
+/// Whether node `n` can reach both `ea` and `eb` in one run (one after the other, not in
+/// exclusive branches); the control flow graphs built are kept in `cfgs`.
+fn one_run(
+    p: &Program,
+    v: &Views,
+    cfgs: &mut FxHashMap<usize, Option<crate::bytecode::cfg::Cfg>>,
+    n: usize,
+    (ea, eb): (u32, u32),
+) -> bool {
+    if ea == eb {
+        return true;
+    }
+    let cfg = cfgs.entry(n).or_insert_with(|| {
+        (p.method(v.nodes[n].method).code.as_ref()).map(crate::bytecode::cfg::Cfg::with_local_tests)
+    });
+    cfg.as_ref()
+        .is_none_or(|cfg| cfg.can_follow(ea, eb) || cfg.can_follow(eb, ea))
 }
 
 /// Whether the two updates of a write violation, entered from node `n` at `ea` and `eb`, are

@@ -759,7 +759,9 @@ struct Run<'a> {
     via: [u32; 64],
     /// Own regions held at the current instruction (on every pass: [`Run::exited`] asks them).
     held: Vec<u32>,
-    combined: FxHashSet<(Var, Var, bool)>,
+    /// The pairs recorded, once each: `(a, b, split, gathered)` ([`NodeOut::combines`],
+    /// [`NodeOut::gathers`]).
+    combined: FxHashSet<(Var, Var, bool, bool)>,
     flowed: u64,
     /// Sources that are references this method reads from a field in one of its own regions.
     objects: u64,
@@ -1236,11 +1238,7 @@ impl Run<'_> {
                         &mut self.out.combines
                     };
                     if list.len() < 4 * MAX_LIST
-                        && (gathered || self.combined.insert((x.var, y.var, split)))
-                        && !(gathered
-                            && list
-                                .iter()
-                                .any(|c| (c.a.var, c.b.var, c.split) == (x.var, y.var, split)))
+                        && self.combined.insert((x.var, y.var, split, gathered))
                     {
                         list.push(Combine {
                             at,
