@@ -261,6 +261,7 @@ mod tests {
                 offsets: Vec::new(),
                 switches: Vec::new(),
                 class_literals: Vec::new(),
+                bits: Vec::new(),
             }),
         }
     }

@@ -12,7 +12,7 @@
 use rayon::prelude::*;
 
 use crate::analysis::locks::STATE_WRITE;
-use crate::bytecode::{acc, Class, InvokeKind, Konst, Op};
+use crate::bytecode::{acc, Class, Code, InvokeKind, Konst, Op};
 use crate::fxhash::FxHashSet;
 
 /// Package prefixes of the platform's classes (internal names).
@@ -398,6 +398,11 @@ pub fn init_only_methods(c: &Class) -> Vec<bool> {
 pub struct OneWay {
     pub field: Option<Konst>,
     pub state: Option<Konst>,
+    /// Of an `int` field: the bits no write after construction clears (`state |= CLOSED`,
+    /// `state &= ~RESUMED` and constant stores are the writes that say which bits they may
+    /// clear; any other write may clear every bit). A branch that found such bits set
+    /// (`(state & CLOSED) != 0`) found their last value: set-only bits are one-way flags.
+    pub bits: u32,
 }
 
 /// What the writes of one variable were seen to store: a bit per [`Konst`] case, and
@@ -465,14 +470,17 @@ fn just_constructed(c: &Class, code: &crate::bytecode::Code, at: usize) -> bool 
 pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
     let facts = &p.fields;
     let ts = &p.thread_safe;
-    // Per class: (field id, of the atomic's value, what a write stores).
-    let seen: Vec<Vec<(u32, bool, u8)>> = p
+    // Per class: (field id, of the atomic's value, what a write stores), and (field id, the
+    // bits a write of an `int` field may clear).
+    type Seen = (Vec<(u32, bool, u8)>, Vec<(u32, u32)>);
+    let seen: Vec<Seen> = p
         .par_classes()
         .enumerate()
         .map(|(class, c)| {
             let class = class as u32;
             let init = p.init_only(class);
             let mut out = Vec::new();
+            let mut clears = Vec::new();
             for (mi, m) in c.methods.iter().enumerate() {
                 let Some(code) = &m.code else { continue };
                 // Where a block starts: another path may join there.
@@ -497,6 +505,15 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
                     let id = facts.id(ci, fi);
                     let constructing = init[mi] && *fr.class == *c.name;
                     if put {
+                        if !constructing && &*fr.desc == "I" {
+                            let joins = (at.saturating_sub(3)..=at).any(&mut jumped);
+                            let same = |k: usize| {
+                                matches!(code.insns.get(k).map(|i| &i.op),
+                                    Some(&(Op::GetField(g) | Op::GetStatic(g)))
+                                        if p.field_ref(class, g) == Some((ci, fi)))
+                            };
+                            clears.push((id, cleared_bits(code, at, joins, same)));
+                        }
                         // The field itself: a constant, or anything else.
                         if !constructing {
                             let k = at
@@ -551,16 +568,22 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
                     }
                 }
             }
-            out
+            (out, clears)
         })
         .collect();
     let mut bits = vec![(0u8, 0u8); facts.owner.len()];
-    for (id, state, b) in seen.into_iter().flatten() {
-        let e = &mut bits[id as usize];
-        if state {
-            e.1 |= b;
-        } else {
-            e.0 |= b;
+    let mut cleared = vec![0u32; facts.owner.len()];
+    for (stores, clears) in seen {
+        for (id, state, b) in stores {
+            let e = &mut bits[id as usize];
+            if state {
+                e.1 |= b;
+            } else {
+                e.0 |= b;
+            }
+        }
+        for (id, c) in clears {
+            cleared[id as usize] |= c;
         }
     }
     // Classes whose fields code reaches by name.
@@ -584,16 +607,55 @@ pub fn one_way_fields(p: &crate::program::Program) -> Vec<OneWay> {
         .owner
         .iter()
         .zip(bits)
-        .map(|(&(ci, fi), (field, state))| {
+        .zip(cleared)
+        .map(|((&(ci, fi), (field, state)), cleared)| {
             let c = &p.classes[ci as usize];
-            let hidden = c.fields[fi as usize].access & (acc::PUBLIC | acc::PROTECTED) == 0;
+            let f = &c.fields[fi as usize];
+            let hidden = f.access & (acc::PUBLIC | acc::PROTECTED) == 0;
             if !hidden || reflective.contains(crate::program::nest(&c.name)) {
                 return OneWay::default();
             }
             OneWay {
                 field: one_konst(field),
                 state: one_konst(state),
+                bits: if &*f.desc == "I" { !cleared } else { 0 },
             }
         })
         .collect()
+}
+
+/// The bits the store of an `int` field at `at` may clear: none for `f |= x` (the field read
+/// right before, of the same object: `aload_0; dup; getfield f; ..; ior; putfield f`, with `x`
+/// a constant or a local), the bits outside `K` for `f &= K` and for `f = K` (constants), every
+/// bit for anything else. `joins`: a path joins somewhere in the pattern (it is not one).
+fn cleared_bits(code: &Code, at: usize, joins: bool, same: impl Fn(usize) -> bool) -> u32 {
+    use crate::bytecode::BitFact;
+    let fact = |k: usize| code.bit_fact(k as u32);
+    if joins {
+        return u32::MAX;
+    }
+    let before = |k: usize| at.checked_sub(k);
+    match before(1).and_then(fact) {
+        Some(BitFact::Int(k)) => !(k as u32),
+        Some(op @ (BitFact::And | BitFact::Or)) => {
+            let (Some(arg), Some(read)) = (before(2), before(3)) else {
+                return u32::MAX;
+            };
+            // The object the field is read from is the one stored into: `dup` right before
+            // an instance field's read, nothing for a static field's.
+            let on_same = match code.insns[read].op {
+                Op::GetField(_) => read > 0 && matches!(code.insns[read - 1].op, Op::Dup),
+                _ => true,
+            };
+            if !same(read) || !on_same {
+                return u32::MAX;
+            }
+            match (op, fact(arg), &code.insns[arg].op) {
+                (BitFact::Or, Some(BitFact::Int(_)), _) | (BitFact::Or, _, Op::Load(_, 1)) => 0,
+                (BitFact::And, Some(BitFact::Int(k)), _) => !(k as u32),
+                _ => u32::MAX,
+            }
+        }
+        None => u32::MAX,
+    }
 }

@@ -43,9 +43,11 @@ enum Entry {
         start: u32,
         len: u16,
     },
-    /// `Integer`, `Float`, `String`, `MethodHandle`, `MethodType`, `Module`, `Package`: a
-    /// one-slot constant as far as instructions care.
+    /// `Float`, `String`, `MethodHandle`, `MethodType`, `Module`, `Package`: a one-slot
+    /// constant as far as instructions care.
     OneSlot,
+    /// `Integer`: a one-slot constant whose value bit tests and masks need.
+    Int(i32),
     /// `Long`, `Double`.
     TwoSlots,
     Class(u16),
@@ -101,7 +103,8 @@ impl<'a> Pool<'a> {
                         2 + len as usize,
                     )
                 }
-                TAG_INTEGER | TAG_FLOAT => (Entry::OneSlot, 4),
+                TAG_INTEGER => (Entry::Int(u4(bytes, i).ok_or_else(bad)? as i32), 4),
+                TAG_FLOAT => (Entry::OneSlot, 4),
                 TAG_LONG | TAG_DOUBLE => (Entry::TwoSlots, 8),
                 TAG_CLASS => (Entry::Class(u2(bytes, i).ok_or_else(bad)?), 2),
                 TAG_STRING | TAG_METHOD_TYPE | TAG_MODULE | TAG_PACKAGE => (Entry::OneSlot, 2),
@@ -464,6 +467,11 @@ pub fn decode_code<'a>(
     let mut insns = Vec::with_capacity(offsets.len());
     let mut switches = Vec::new();
     let mut class_literals = Vec::new();
+    let mut bits = Vec::new();
+    let pool_int = |idx: u16| match pool.entry(idx) {
+        Entry::Int(v) => Some(v),
+        _ => None,
+    };
     for &start in &offsets {
         let pc = start as usize;
         let op = code[pc];
@@ -489,6 +497,7 @@ pub fn decode_code<'a>(
                     Op::Const(field_slots(&pool.name_and_type(nat)?.1))
                 }
                 Entry::OneSlot => Op::Const(1),
+                Entry::Int(_) => Op::Const(1),
                 _ => return Err(format!("ldc of constant pool entry {idx} is invalid")),
             })
         };
@@ -649,6 +658,9 @@ pub fn decode_code<'a>(
             ]) as i64)?),
             other => return Err(format!("unknown opcode {other:#04x} at offset {pc}")),
         };
+        if let Some(fact) = bit_fact(code, pc, &pool_int) {
+            bits.push((insns.len() as u32, fact));
+        }
         insns.push(Insn { op: decoded });
     }
     check_handlers(raw, &index_at)?;
@@ -680,7 +692,39 @@ pub fn decode_code<'a>(
         offsets: offsets.iter().map(|&o| o as u16).collect(),
         switches,
         class_literals,
+        bits,
     })
+}
+
+/// What the instruction at `pc` tells bit tests and masks ([`BitFact`]): an `int` constant
+/// that feeds a bitwise `and`/`or`, a field store or a static call (the next instruction), or
+/// the `iand`/`ior` itself. Other constants are not kept.
+fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> Option<BitFact> {
+    let op = code[pc];
+    match op {
+        0x7e => return Some(BitFact::And),
+        0x80 => return Some(BitFact::Or),
+        _ => {}
+    }
+    let len = match op {
+        0x02..=0x08 => 1,
+        0x10 | 0x12 => 2,
+        0x11 | 0x13 => 3,
+        _ => return None,
+    };
+    // iand, ior, putstatic, putfield, invokestatic
+    if !matches!(code.get(pc + len), Some(0x7e | 0x80 | 0xb3 | 0xb5 | 0xb8)) {
+        return None;
+    }
+    let b = |k: usize| code[pc + k];
+    let v = match op {
+        0x02..=0x08 => i32::from(op) - 3,
+        0x10 => i32::from(b(1) as i8),
+        0x11 => i32::from(i16::from_be_bytes([b(1), b(2)])),
+        0x12 => pool_int(u16::from(b(1)))?,
+        _ => pool_int(u16::from_be_bytes([b(1), b(2)]))?,
+    };
+    Some(BitFact::Int(v))
 }
 
 /// A reason the JVM's verifier would reject the method (and its class) for.
@@ -726,6 +770,22 @@ fn check_locals(insns: &[Insn], max_locals: u16) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_facts_keep_masks_and_bitwise_ops() {
+        let pool = |idx: u16| (idx == 9).then_some(1 << 20);
+        // aload_0; dup; getfield #1; bipush 32; ior; putfield #1
+        let set = [0x2a, 0x59, 0xb4, 0, 1, 0x10, 32, 0x80, 0xb5, 0, 1];
+        assert_eq!(bit_fact(&set, 0, &pool), None);
+        assert_eq!(bit_fact(&set, 5, &pool), Some(BitFact::Int(32)));
+        assert_eq!(bit_fact(&set, 7, &pool), Some(BitFact::Or));
+        // sipush -13; iand / ldc #9; invokestatic / iconst_m1; ireturn (not kept)
+        assert_eq!(bit_fact(&[0x11, 0xff, 0xf3, 0x7e], 0, &pool), Some(BitFact::Int(-13)));
+        assert_eq!(bit_fact(&[0x7e], 0, &pool), Some(BitFact::And));
+        assert_eq!(bit_fact(&[0x12, 9, 0xb8, 0, 2], 0, &pool), Some(BitFact::Int(1 << 20)));
+        assert_eq!(bit_fact(&[0x12, 8, 0xb8, 0, 2], 0, &pool), None);
+        assert_eq!(bit_fact(&[0x02, 0xac], 0, &pool), None);
+    }
 
     /// A class-file prefix (magic, version) and a constant pool: 1 Utf8 "demo/C", 2 Class #1,
     /// 3 Utf8 "f", 4 Utf8 "J", 5 NameAndType #3 #4, 6 Fieldref #2 #5, 7 Long (two slots),

@@ -321,6 +321,7 @@ mod tests {
             offsets: (0..n as u16).collect(),
             switches: vec![],
             class_literals: vec![],
+            bits: vec![],
         }
     }
 

@@ -310,9 +310,30 @@ pub struct Code {
     /// Hashes of the class literals loaded by `ldc` ([`crate::analysis::locks::class_hash`]):
     /// [`Op::ClassLiteral`] holds an index into this.
     pub class_literals: Vec<u64>,
+    /// What bit tests and masks need, by instruction index (sorted): the values of the `int`
+    /// constants that feed a bitwise `and`/`or`, a field store or a static call, and which
+    /// instructions are those `and`s and `or`s ([`BitFact`]).
+    pub bits: Vec<(u32, BitFact)>,
+}
+
+/// A fact about one instruction for bit tests and masks ([`Code::bits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BitFact {
+    /// It pushes this `int` constant.
+    Int(i32),
+    /// `iand`.
+    And,
+    /// `ior`.
+    Or,
 }
 
 impl Code {
+    /// The [`BitFact`] of instruction `at`, if one is kept.
+    pub fn bit_fact(&self, at: u32) -> Option<BitFact> {
+        let i = self.bits.binary_search_by_key(&at, |&(i, _)| i).ok()?;
+        Some(self.bits[i].1)
+    }
+
     /// Targets of a switch (default first).
     pub fn switch_targets(&self, table: u32) -> &[u32] {
         self.switches
@@ -660,6 +681,7 @@ mod tests {
             offsets: vec![],
             switches: vec![],
             class_literals: vec![],
+            bits: vec![],
         };
         assert_eq!(code.line_of(0), Some(10));
         assert_eq!(code.line_of(4), Some(12));

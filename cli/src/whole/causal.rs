@@ -547,6 +547,50 @@ fn case_taken(cond: crate::bytecode::Cond, jumps: bool) -> Option<usize> {
     }
 }
 
+/// How far after a field read the branch of a bit test on it is ([`Run::bit_test`]): the
+/// mask, the `iand` or the helper call, the branch.
+const BIT_TEST_SPAN: u32 = 3;
+
+/// Whether method `h` is a helper that tells whether any bit of a mask is set: static, `(II)Z`,
+/// its code `(var & mask) != 0` as javac compiles it (`iload_0; iload_1; iand; ifeq L;
+/// iconst_1; [goto E | ireturn]; L: iconst_0; ireturn`, or the same with `ifne` and the
+/// constants swapped).
+fn any_set_helper(p: &crate::program::Program, h: crate::program::MethodId) -> bool {
+    use crate::bytecode::{BitFact, Cond, Konst};
+    let m = p.method(h);
+    let Some(code) = m
+        .code
+        .as_ref()
+        .filter(|_| m.is_static() && &*m.descriptor == "(II)Z")
+    else {
+        return false;
+    };
+    let op = |k: u32| code.insns.get(k as usize).map(|i| &i.op);
+    let head = matches!(op(0), Some(Op::Load(0, 1)))
+        && matches!(op(1), Some(Op::Load(1, 1)))
+        && code.bit_fact(2) == Some(BitFact::And);
+    let Some(&Op::If {
+        pop: 1,
+        target,
+        cond,
+    }) = op(3)
+    else {
+        return false;
+    };
+    // The constant a path from `at` returns: pushed, then returned at once or after a jump.
+    let returns = |at: u32| match (op(at), op(at + 1)) {
+        (Some(&Op::Flag(k)), Some(Op::Return(1))) => Some(k),
+        (Some(&Op::Flag(k)), Some(&Op::Goto(e))) if matches!(op(e), Some(Op::Return(1))) => Some(k),
+        _ => None,
+    };
+    let (set, clear) = match cond {
+        Cond::Zero => (returns(4), returns(target)),
+        Cond::NonZero => (returns(target), returns(4)),
+        _ => return false,
+    };
+    head && set == Some(Konst::NonZero) && clear == Some(Konst::Zero)
+}
+
 /// A flag of one constant, made at `at`.
 fn flag_of(case: usize, at: u32) -> Option<[u32; 3]> {
     let mut f = [NONE; 3];
@@ -1753,6 +1797,18 @@ impl Run<'_> {
     /// the variable's last value, which no thread changes back.
     fn terminal_look(&self, b: usize, var: Var, at: u32) -> bool {
         let one_way = self.p.one_way().get(var_field(var) as usize);
+        // Set-only bits of an `int` field, found set (`(state & CLOSED) != 0`).
+        let set_only = one_way.map_or(0, |o| o.bits);
+        if var_kind(var) == FIELD && set_only != 0 {
+            let tested = self.read_at(b).and_then(|r| Some((r, self.bit_test(r)?)));
+            if let Some((read_at, _)) = tested.filter(|&(_, m)| m != 0 && m & !set_only == 0) {
+                let block = self.block_of[at as usize] as usize;
+                let set = |cond, jumps| case_taken(cond, jumps) == Some(NONZERO);
+                if self.look_went_from(b, (read_at, BIT_TEST_SPAN), block, false, &set, 2) {
+                    return true;
+                }
+            }
+        }
         let last = match var_kind(var) {
             FIELD => one_way.and_then(|o| o.field),
             STATE => one_way.and_then(|o| o.state),
@@ -1827,14 +1883,12 @@ impl Run<'_> {
         either: bool,
         went: impl Fn(crate::bytecode::Cond, bool) -> bool,
     ) -> bool {
-        let read_at = match self.srcs.get(b) {
-            Some(Src::Atomic(g)) if g.loc.method == self.id => g.loc.at,
-            Some(Src::Plain(_, loc)) if loc.method == self.id => loc.at,
-            _ => return false,
+        let Some(read_at) = self.read_at(b) else {
+            return false;
         };
         self.look_went_from(
             b,
-            read_at,
+            (read_at, 1),
             self.block_of[at as usize] as usize,
             either,
             &went,
@@ -1842,12 +1896,51 @@ impl Run<'_> {
         )
     }
 
+    /// Where source `b` was read, when this method read it.
+    fn read_at(&self, b: usize) -> Option<u32> {
+        match self.srcs.get(b) {
+            Some(Src::Atomic(g)) if g.loc.method == self.id => Some(g.loc.at),
+            Some(Src::Plain(_, loc)) if loc.method == self.id => Some(loc.at),
+            _ => None,
+        }
+    }
+
+    /// The mask a bit test right after the field read at `read_at` tests, branching on whether
+    /// any of its bits is set: `(state & K) != 0` (`getfield; K; iand; ifeq`), or the same
+    /// through a helper of the program that returns that (`anySet(state, K)`: [`any_set_helper`]).
+    /// The branch is [`BIT_TEST_SPAN`] instructions after the read.
+    fn bit_test(&self, read_at: u32) -> Option<u32> {
+        use crate::bytecode::{BitFact, Cond};
+        let op = |k: u32| self.code.insns.get(k as usize).map(|i| &i.op);
+        if !matches!(op(read_at), Some(Op::GetField(_) | Op::GetStatic(_))) {
+            return None;
+        }
+        let Some(BitFact::Int(mask)) = self.code.bit_fact(read_at + 1) else {
+            return None;
+        };
+        let tests = match op(read_at + 2)? {
+            Op::Invoke(crate::bytecode::InvokeKind::Static, r) => {
+                (self.p.resolved(self.id.class, *r)).is_some_and(|h| any_set_helper(self.p, h))
+            }
+            _ => self.code.bit_fact(read_at + 2) == Some(BitFact::And),
+        };
+        let branch = matches!(
+            op(read_at + BIT_TEST_SPAN),
+            Some(Op::If {
+                pop: 1,
+                cond: Cond::Zero | Cond::NonZero,
+                ..
+            })
+        );
+        (tests && branch).then_some(mask as u32)
+    }
+
     /// [`Run::look_went`] for the conditions block `block` depends on; `depth`: how many flags
     /// may still be followed to where their constants were made.
     fn look_went_from(
         &self,
         b: usize,
-        read_at: u32,
+        (read_at, span): (u32, u32),
         block: usize,
         either: bool,
         went: &impl Fn(crate::bytecode::Cond, bool) -> bool,
@@ -1872,7 +1965,7 @@ impl Run<'_> {
                     .flatten();
                 if let Some(site) = made {
                     let at = self.block_of[site as usize] as usize;
-                    if self.look_went_from(b, read_at, at, either, went, depth - 1) {
+                    if self.look_went_from(b, (read_at, span), at, either, went, depth - 1) {
                         tested = true;
                     }
                 }
@@ -1884,8 +1977,9 @@ impl Run<'_> {
                 self.code.insns.get(br as usize).map(|i| &i.op),
                 Some(Op::If { .. })
             );
-            let at_once = br == read_at + 1 && same_block(read_at);
-            if !is_if || !(at_once || self.tested_from_local(read_at, br)) {
+            let at_once = br == read_at + span && same_block(read_at);
+            let local = span == 1 && self.tested_from_local(read_at, br);
+            if !is_if || !(at_once || local) {
                 return false;
             }
             if edge == crate::bytecode::cfg::EDGES {
