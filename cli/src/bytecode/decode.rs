@@ -368,8 +368,8 @@ enum RefKind {
 pub struct RawCode<'c> {
     pub max_locals: u16,
     pub code: &'c [u8],
-    /// `(start_pc, end_pc, handler_pc)` of each exception table entry.
-    pub handlers: Vec<(u16, u16, u16)>,
+    /// `(start_pc, end_pc, handler_pc, what it catches)` of each exception table entry.
+    pub handlers: Vec<(u16, u16, u16, Catch)>,
     /// `(start_pc, line)` of every `LineNumberTable` entry.
     pub lines: Vec<(u16, u16)>,
 }
@@ -668,12 +668,13 @@ pub fn decode_code<'a>(
     let handlers = raw
         .handlers
         .iter()
-        .filter_map(|&(start, end, handler)| {
+        .filter_map(|&(start, end, handler, catches)| {
             let handler = *index_at.get(handler as usize)?;
             (handler != u32::MAX).then(|| Handler {
                 start: index_or_end(start as usize),
                 end: index_or_end(end as usize),
                 handler,
+                catches,
             })
         })
         .collect();
@@ -737,7 +738,7 @@ fn rejected(why: &str) -> String {
 fn check_handlers(raw: &RawCode<'_>, index_at: &[u32]) -> Result<(), String> {
     let len = raw.code.len();
     let starts_insn = |pc: usize| index_at.get(pc).is_some_and(|&i| i != u32::MAX) && pc < len;
-    for (n, &(start, end, handler)) in raw.handlers.iter().enumerate() {
+    for (n, &(start, end, handler, _)) in raw.handlers.iter().enumerate() {
         let (start, end, handler) = (start as usize, end as usize, handler as usize);
         let range_ok = start < end && starts_insn(start) && (end == len || starts_insn(end));
         if !range_ok || !starts_insn(handler) {
@@ -780,9 +781,15 @@ mod tests {
         assert_eq!(bit_fact(&set, 5, &pool), Some(BitFact::Int(32)));
         assert_eq!(bit_fact(&set, 7, &pool), Some(BitFact::Or));
         // sipush -13; iand / ldc #9; invokestatic / iconst_m1; ireturn (not kept)
-        assert_eq!(bit_fact(&[0x11, 0xff, 0xf3, 0x7e], 0, &pool), Some(BitFact::Int(-13)));
+        assert_eq!(
+            bit_fact(&[0x11, 0xff, 0xf3, 0x7e], 0, &pool),
+            Some(BitFact::Int(-13))
+        );
         assert_eq!(bit_fact(&[0x7e], 0, &pool), Some(BitFact::And));
-        assert_eq!(bit_fact(&[0x12, 9, 0xb8, 0, 2], 0, &pool), Some(BitFact::Int(1 << 20)));
+        assert_eq!(
+            bit_fact(&[0x12, 9, 0xb8, 0, 2], 0, &pool),
+            Some(BitFact::Int(1 << 20))
+        );
         assert_eq!(bit_fact(&[0x12, 8, 0xb8, 0, 2], 0, &pool), None);
         assert_eq!(bit_fact(&[0x02, 0xac], 0, &pool), None);
     }

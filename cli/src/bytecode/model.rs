@@ -366,6 +366,37 @@ pub struct Handler {
     pub start: u32,
     pub end: u32,
     pub handler: u32,
+    /// What it catches, as far as the analyses care.
+    pub catches: Catch,
+}
+
+/// The exceptions a handler catches ([`Handler::catches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Catch {
+    /// Every throwable: a `finally` (no catch type).
+    All,
+    /// An index out of range: `IndexOutOfBoundsException` and its platform subclasses
+    /// (`ArrayIndexOutOfBoundsException`, `StringIndexOutOfBoundsException`), what a read by
+    /// index throws when the index is past the end.
+    OutOfRange,
+    /// Any other class (`Exception` and `RuntimeException` included: a catch-all says nothing
+    /// about which failure the code expects).
+    Other,
+}
+
+impl Catch {
+    /// The kind of a catch type (internal name; `None`: a `finally`).
+    pub fn of(catch_type: Option<&str>) -> Catch {
+        match catch_type {
+            None => Catch::All,
+            Some(
+                "java/lang/IndexOutOfBoundsException"
+                | "java/lang/ArrayIndexOutOfBoundsException"
+                | "java/lang/StringIndexOutOfBoundsException",
+            ) => Catch::OutOfRange,
+            Some(_) => Catch::Other,
+        }
+    }
 }
 
 /// Index into [`Class::refs`].

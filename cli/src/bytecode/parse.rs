@@ -156,7 +156,10 @@ fn raw_code<'c>(c: &'c CodeData<'c>) -> RawCode<'c> {
         handlers: c
             .exception_table
             .iter()
-            .map(|h| (h.start_pc, h.end_pc, h.handler_pc))
+            .map(|h| {
+                let catches = crate::bytecode::Catch::of(h.catch_type.as_deref());
+                (h.start_pc, h.end_pc, h.handler_pc, catches)
+            })
             .collect(),
         lines,
     }

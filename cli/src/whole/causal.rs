@@ -2769,6 +2769,16 @@ impl Run<'_> {
     /// by key, decided by a look of this method alone: a callee's own lookup is decided by its
     /// own looks too (`computeIfAbsent(k, ..)`, then `get(k)` under the same lock).
     fn index_read(&mut self, var: Var, (at, site): (u32, u32), on: u8, ctl: Val, by_index: bool) {
+        // A read by index that a handler of an index out of range covers (`try { e =
+        // list.get(i); } catch (IndexOutOfBoundsException x) { size = list.size(); .. }`):
+        // the code expects the index to go stale and handles the read's failure, which
+        // re-checks it. (A `finally` or a catch-all handles every failure alike: no sign.)
+        let caught = |h: &crate::bytecode::Handler| {
+            h.catches == crate::bytecode::Catch::OutOfRange && (h.start..h.end).contains(&at)
+        };
+        if by_index && self.code.handlers.iter().any(caught) {
+            return;
+        }
         let dst = GAccess {
             var,
             node: self.node,
