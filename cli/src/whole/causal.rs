@@ -547,6 +547,45 @@ fn case_taken(cond: crate::bytecode::Cond, jumps: bool) -> Option<usize> {
     }
 }
 
+/// Whether `class.name` gives a thread's id, unique among live threads (`getId()`,
+/// `threadId()`; not its name, which several threads may share).
+fn is_thread_id(class: &str, name: &str) -> bool {
+    class == "java/lang/Thread" && matches!(name, "getId" | "threadId")
+}
+
+/// Whether `class.name` is `Thread.currentThread()`.
+fn is_current_thread(class: &str, name: &str) -> bool {
+    class == "java/lang/Thread" && name == "currentThread"
+}
+
+/// Whether method `t` only returns the calling thread or its id: its code is
+/// `Thread.currentThread()`, then at most `getId()` (or `threadId()`) and a boxing `valueOf`,
+/// then the return (a `currentThreadId()` helper).
+fn returns_me(p: &crate::program::Program, t: crate::program::MethodId) -> bool {
+    let (c, m) = (p.class(t.class), p.method(t));
+    let Some(code) = &m.code else {
+        return false;
+    };
+    let call = |i: usize| match code.insns.get(i).map(|x| &x.op) {
+        Some(&Op::Invoke(kind, r)) => Some((kind, c.member(r))),
+        _ => None,
+    };
+    let n = code.insns.len();
+    if !(2..=4).contains(&n) || !matches!(code.insns[n - 1].op, Op::Return(1 | 2)) {
+        return false;
+    }
+    let first = call(0).is_some_and(|(k, mr)| {
+        k == crate::bytecode::InvokeKind::Static && is_current_thread(&mr.class, &mr.name)
+    });
+    let between = (1..n - 1).all(|i| {
+        call(i).is_some_and(|(k, mr)| match k {
+            crate::bytecode::InvokeKind::Static => &*mr.name == "valueOf" && i == n - 2,
+            _ => i == 1 && is_thread_id(&mr.class, &mr.name),
+        })
+    });
+    first && between
+}
+
 /// How far after a field read the branch of a bit test on it is ([`Run::bit_test`]): the
 /// mask, the `iand` or the helper call, the branch.
 const BIT_TEST_SPAN: u32 = 3;
@@ -1117,6 +1156,61 @@ impl Run<'_> {
             Src::Plain(..) | Src::Param | Src::Outcome(..) => {}
         }
         bit
+    }
+
+    /// Whether the call at `at` looks up the calling thread's own entry: its one argument, the
+    /// key, is the calling thread or its id ([`Run::names_me`]: `map.get(Thread.currentThread())`,
+    /// `byId.get(id)` after `long id = currentThreadId();`). No other thread uses that key, so
+    /// what the look finds is the thread's own, not a snapshot of shared state (a hand-rolled
+    /// `ThreadLocal`).
+    fn own_entry(&self, at: u32, inputs: &[Val]) -> bool {
+        inputs.len() == 2 && at > 0 && self.names_me(at - 1, 1)
+    }
+
+    /// Whether the instruction at `at` pushes the calling thread or its id: `Thread
+    /// .currentThread()`, its `getId()` or `threadId()`, boxed or not, a call of a helper that
+    /// only returns one of those ([`returns_me`]), or a load of a local every store of which
+    /// stores one of those (`depth`: locals still to follow). A value computed from the thread
+    /// otherwise (its name, its class loader, an id modulo a count) may be shared by several
+    /// threads and is not one.
+    fn names_me(&self, at: u32, depth: u8) -> bool {
+        let insns = &self.code.insns;
+        let Some(op) = insns.get(at as usize).map(|i| &i.op) else {
+            return false;
+        };
+        match *op {
+            Op::Invoke(kind, r) => {
+                let m = self.class.member(r);
+                match kind {
+                    crate::bytecode::InvokeKind::Static if &*m.name == "valueOf" => {
+                        at > 0 && m.arg_slots <= 2 && self.names_me(at - 1, depth)
+                    }
+                    crate::bytecode::InvokeKind::Static => {
+                        is_current_thread(&m.class, &m.name)
+                            || (self.p.resolved(self.id.class, r))
+                                .is_some_and(|t| returns_me(self.p, t))
+                    }
+                    _ => {
+                        is_thread_id(&m.class, &m.name)
+                            && at > 0
+                            && matches!(insns[at as usize - 1].op,
+                                Op::Invoke(crate::bytecode::InvokeKind::Static, c)
+                                    if { let c = self.class.member(c); is_current_thread(&c.class, &c.name) })
+                    }
+                }
+            }
+            Op::Load(slot, _) if depth > 0 => {
+                let stores: Vec<usize> = (insns.iter().enumerate())
+                    .filter(|(_, x)| matches!(x.op, Op::Store(s, _) if s == slot))
+                    .map(|(i, _)| i)
+                    .collect();
+                !stores.is_empty()
+                    && stores
+                        .iter()
+                        .all(|&i| i > 0 && self.names_me(i as u32 - 1, depth - 1))
+            }
+            _ => false,
+        }
     }
 
     fn own(site: Option<u32>) -> Option<u32> {
@@ -2582,7 +2676,7 @@ impl Run<'_> {
             // Only a snapshot is a source: the result of a read-modify-write (`incrementAndGet`,
             // `putIfAbsent`, `poll`) is the outcome of this thread's own atomic update, and a
             // live view (`iterator()`) is not a snapshot (the shared model, `Returns`).
-            if returns == Returns::Shared && cx.produces {
+            if returns == Returns::Shared && cx.produces && !self.own_entry(cx.at, inputs) {
                 let g = GAccess {
                     var,
                     node: self.node,
@@ -2822,7 +2916,7 @@ impl Run<'_> {
         if cx.record {
             self.access(at, var, access, None);
         }
-        if access & READ != 0 && returns == Returns::Shared {
+        if access & READ != 0 && returns == Returns::Shared && !self.own_entry(at, inputs) {
             v = v.or(self.read(at, var, cx.region, None));
         }
         // A read by index decided by an earlier look at the size, or by key after a look at
