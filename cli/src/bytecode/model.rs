@@ -694,6 +694,25 @@ mod tests {
     }
 
     #[test]
+    fn handlers_say_what_they_catch() {
+        assert_eq!(Catch::of(None), Catch::All);
+        for name in [
+            "java/lang/IndexOutOfBoundsException",
+            "java/lang/ArrayIndexOutOfBoundsException",
+            "java/lang/StringIndexOutOfBoundsException",
+        ] {
+            assert_eq!(Catch::of(Some(name)), Catch::OutOfRange, "{name}");
+        }
+        for name in [
+            "java/lang/RuntimeException",
+            "java/lang/Exception",
+            "java/io/IOException",
+        ] {
+            assert_eq!(Catch::of(Some(name)), Catch::Other, "{name}");
+        }
+    }
+
+    #[test]
     fn instructions_stay_small() {
         assert!(
             std::mem::size_of::<Insn>() <= 8,
