@@ -3193,7 +3193,15 @@ impl Run<'_> {
                 && !enclosed
                 && getter(views, callee as usize)
                 && crate::analysis::outcome::result_tested(code, cx.at);
-            for &(var, loc, on) in &s.ret_plain {
+            // The same for a callee with no region of its own called inside this method's
+            // region (`synchronized (queue) { task = queue.poll(); }` over a plain deque of the
+            // program): an object it read and overwrote there is taken out, this thread's.
+            let handed_plain = outer.is_some()
+                && reference
+                && (s.ret_plain.iter()).any(|&(var, _, _)| {
+                    (s.plain_writes.iter()).any(|&(w, _, _)| w == var) && var_kind(var) != FIELD
+                });
+            for &(var, loc, on) in s.ret_plain.iter().filter(|_| !handed_plain) {
                 let bit = match outer {
                     Some(site) => {
                         let g = GAccess {
