@@ -496,8 +496,7 @@ pub fn decode_code<'a>(
                 Entry::Dynamic(_, nat) if pool.tag(idx) == TAG_DYNAMIC => {
                     Op::Const(field_slots(&pool.name_and_type(nat)?.1))
                 }
-                Entry::OneSlot => Op::Const(1),
-                Entry::Int(_) => Op::Const(1),
+                Entry::OneSlot | Entry::Int(_) => Op::Const(1),
                 _ => return Err(format!("ldc of constant pool entry {idx} is invalid")),
             })
         };
@@ -707,12 +706,10 @@ fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> O
         0x80 => return Some(BitFact::Or),
         _ => {}
     }
-    let len = match op {
-        0x02..=0x08 => 1,
-        0x10 | 0x12 => 2,
-        0x11 | 0x13 => 3,
-        _ => return None,
-    };
+    if !matches!(op, 0x02..=0x08 | 0x10..=0x13) {
+        return None;
+    }
+    let len = insn_len(code, pc).ok()?;
     // iand, ior, putstatic, putfield, invokestatic
     if !matches!(code.get(pc + len), Some(0x7e | 0x80 | 0xb3 | 0xb5 | 0xb8)) {
         return None;

@@ -3198,9 +3198,8 @@ impl Run<'_> {
             // program): an object it read and overwrote there is taken out, this thread's.
             let handed_plain = outer.is_some()
                 && reference
-                && (s.ret_plain.iter()).any(|&(var, _, _)| {
-                    (s.plain_writes.iter()).any(|&(w, _, _)| w == var) && var_kind(var) != FIELD
-                });
+                && (s.ret_plain.iter())
+                    .any(|&(var, _, _)| (s.plain_writes.iter()).any(|&(w, _, _)| w == var));
             for &(var, loc, on) in s.ret_plain.iter().filter(|_| !handed_plain) {
                 let bit = match outer {
                     Some(site) => {
