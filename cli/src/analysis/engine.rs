@@ -921,7 +921,7 @@ impl<V: Clone + Default> Engine<'_, '_, V> {
                     match cond {
                         Cond::Zero => return Ok(Some((branch, false))),
                         Cond::NonZero => return Ok(Some((branch, true))),
-                        Cond::Null | Cond::NonNull | Cond::Same | Cond::Other => {}
+                        Cond::Null | Cond::NonNull | Cond::Same | Cond::Differ | Cond::Other => {}
                     }
                 }
             }

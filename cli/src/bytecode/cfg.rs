@@ -167,7 +167,7 @@ impl Cfg {
                         let zero_at_target = match cond {
                             Cond::Zero | Cond::Null => Some(true),
                             Cond::NonZero | Cond::NonNull => Some(false),
-                            Cond::Same | Cond::Other => None,
+                            Cond::Same | Cond::Differ | Cond::Other => None,
                         };
                         match (&code.insns[(end - 2) as usize].op, zero_at_target) {
                             (Op::Load(local, 1), Some(zero_at_target)) => Some(LocalTest {

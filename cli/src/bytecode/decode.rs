@@ -576,6 +576,7 @@ pub fn decode_code<'a>(
                 target: jump2()?,
                 cond: match op {
                     0x9f | 0xa5 => Cond::Same,
+                    0xa0 | 0xa6 => Cond::Differ,
                     _ => Cond::Other,
                 },
             },
@@ -696,9 +697,10 @@ pub fn decode_code<'a>(
     })
 }
 
-/// What the instruction at `pc` tells bit tests and masks ([`BitFact`]): an `int` constant
-/// that feeds a bitwise `and`/`or`, a field store or a static call (the next instruction), or
-/// the `iand`/`ior` itself. Other constants are not kept.
+/// What the instruction at `pc` tells bit tests, masks and codes ([`BitFact`]): an `int`
+/// constant that feeds a bitwise `and`/`or`, a field store, a static call, an `int` comparison,
+/// a local's store, a jump or a return (the next instruction), or the `iand`/`ior` itself.
+/// Other constants are not kept.
 fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> Option<BitFact> {
     let op = code[pc];
     match op {
@@ -710,8 +712,24 @@ fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> O
         return None;
     }
     let len = insn_len(code, pc).ok()?;
-    // iand, ior, putstatic, putfield, invokestatic
-    if !matches!(code.get(pc + len), Some(0x7e | 0x80 | 0xb3 | 0xb5 | 0xb8)) {
+    // iand, ior, putstatic, putfield, invokestatic; if_icmp<cond>, istore, goto, ireturn (a code
+    // made, compared or handed on: `action = START;`, `if (action == START)`).
+    if !matches!(
+        code.get(pc + len),
+        Some(
+            0x7e
+            | 0x80
+            | 0xb3
+            | 0xb5
+            | 0xb8
+            | 0x9f..=0xa4
+            | 0x36
+            | 0x3b..=0x3e
+            | 0xa7
+            | 0xc8
+            | 0xac,
+        )
+    ) {
         return None;
     }
     let b = |k: usize| code[pc + k];
@@ -788,7 +806,13 @@ mod tests {
             Some(BitFact::Int(1 << 20))
         );
         assert_eq!(bit_fact(&[0x12, 8, 0xb8, 0, 2], 0, &pool), None);
-        assert_eq!(bit_fact(&[0x02, 0xac], 0, &pool), None);
+        // iconst_m1; pop (not kept) / iconst_2; if_icmpne / bipush 7; istore_1
+        assert_eq!(bit_fact(&[0x02, 0x57], 0, &pool), None);
+        assert_eq!(
+            bit_fact(&[0x05, 0xa0, 0, 4], 0, &pool),
+            Some(BitFact::Int(2))
+        );
+        assert_eq!(bit_fact(&[0x10, 7, 0x3c], 0, &pool), Some(BitFact::Int(7)));
     }
 
     /// A class-file prefix (magic, version) and a constant pool: 1 Utf8 "demo/C", 2 Class #1,

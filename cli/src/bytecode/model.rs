@@ -310,9 +310,10 @@ pub struct Code {
     /// Hashes of the class literals loaded by `ldc` ([`crate::analysis::locks::class_hash`]):
     /// [`Op::ClassLiteral`] holds an index into this.
     pub class_literals: Vec<u64>,
-    /// What bit tests and masks need, by instruction index (sorted): the values of the `int`
-    /// constants that feed a bitwise `and`/`or`, a field store or a static call, and which
-    /// instructions are those `and`s and `or`s ([`BitFact`]).
+    /// What bit tests, masks and codes need, by instruction index (sorted): the values of the
+    /// `int` constants that feed a bitwise `and`/`or`, a field store, a static call, an `int`
+    /// comparison, a local's store, a jump or a return, and which instructions are those `and`s
+    /// and `or`s ([`BitFact`]).
     pub bits: Vec<(u32, BitFact)>,
 }
 
@@ -597,6 +598,8 @@ pub enum Cond {
     NonNull,
     /// `if_icmpeq`, `if_acmpeq`: jumps when the two values are the same.
     Same,
+    /// `if_icmpne`, `if_acmpne`: jumps when the two values differ.
+    Differ,
     Other,
 }
 

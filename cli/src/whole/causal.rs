@@ -473,8 +473,11 @@ pub struct Val {
     /// constant of the case reaches here, [`MANY`]: several). A branch on it goes one way only
     /// where the constant of that case got here, made under its own conditions
     /// ([`Run::taken`]): `if (created)` after `created = true` in one arm decides what the
-    /// arm's conditions decided, not what the other arm's did.
-    flag: Option<[u32; 3]>,
+    /// arm's conditions decided, not what the other arm's did. Up to [`CODES`] constants of the
+    /// [`NONZERO`] case made at distinct instructions are kept (from index [`NONZERO`] on), told
+    /// apart by value where a branch compares the flag with a constant (`if (action == START)`
+    /// after `action = START;` in one arm and `action = SKIP;` in another).
+    flag: Option<[u32; FLAG_SLOTS]>,
     /// Sources of which it carries the thread's own instance: read inside the critical section
     /// that then wrote the variable from them (`got = min(need, avail); avail -= got;`, a
     /// read-modify-write under a lock): what it took out, like the result of an atomic
@@ -522,6 +525,9 @@ impl Places {
 const NULL: usize = 0;
 const ZERO: usize = 1;
 const NONZERO: usize = 2;
+/// How many [`NONZERO`] constants made at distinct instructions a [`Val::flag`] keeps.
+const CODES: usize = 4;
+const FLAG_SLOTS: usize = NONZERO + CODES;
 /// No constant of a case; several.
 const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
@@ -631,10 +637,65 @@ fn any_set_helper(p: &crate::program::Program, h: crate::program::MethodId) -> b
 }
 
 /// A flag of one constant, made at `at`.
-fn flag_of(case: usize, at: u32) -> Option<[u32; 3]> {
-    let mut f = [NONE; 3];
+fn flag_of(case: usize, at: u32) -> Option<[u32; FLAG_SLOTS]> {
+    let mut f = [NONE; FLAG_SLOTS];
     f[case] = at;
     Some(f)
+}
+
+/// The instruction that made the one constant of case `case` of flag `f`: `NONE` where none
+/// did, `MANY` where several did.
+fn case_site(f: &[u32; FLAG_SLOTS], case: usize) -> u32 {
+    if case == NONZERO && f[NONZERO + 1] != NONE {
+        MANY
+    } else {
+        f[case]
+    }
+}
+
+/// The flag on either of two paths: per case the one instruction that made its constant on
+/// both, or `MANY`; up to [`CODES`] [`NONZERO`] constants made at distinct instructions are
+/// kept, in the slots from [`NONZERO`] on.
+fn join_flags(a: [u32; FLAG_SLOTS], b: [u32; FLAG_SLOTS]) -> [u32; FLAG_SLOTS] {
+    let mut out = [NONE; FLAG_SLOTS];
+    for k in [NULL, ZERO] {
+        out[k] = match (a[k], b[k]) {
+            (x, NONE) | (NONE, x) => x,
+            (x, y) if x == y => x,
+            _ => MANY,
+        };
+    }
+    let mut n = NONZERO;
+    for &x in a[NONZERO..].iter().chain(&b[NONZERO..]) {
+        if x == NONE || out[NONZERO..n].contains(&x) {
+            continue;
+        }
+        if x == MANY || n == FLAG_SLOTS {
+            out[NONZERO..].fill(NONE);
+            out[NONZERO] = MANY;
+            break;
+        }
+        out[n] = x;
+        n += 1;
+    }
+    out
+}
+
+/// The one instruction that made every constant of flag `f`, if one did.
+fn only_site(f: &[u32; FLAG_SLOTS]) -> Option<u32> {
+    let mut sites = f.iter().filter(|&&s| s != NONE);
+    let s = *sites.next()?;
+    (s < MANY && sites.next().is_none()).then_some(s)
+}
+
+/// A constant as a comparison of a code tells it apart ([`Run::const_key`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key<'a> {
+    Null,
+    Int(i32),
+    /// An object in a static final field that holds its own class's objects (an enum
+    /// constant): by its class and name.
+    Static(&'a str, &'a str),
 }
 
 impl Val {
@@ -703,11 +764,7 @@ impl Val {
             base: if self.base == o.base { self.base } else { 0 },
             mine: self.mine_with(o),
             flag: match (self.flag, o.flag) {
-                (Some(a), Some(b)) => Some(std::array::from_fn(|k| match (a[k], b[k]) {
-                    (x, NONE) | (NONE, x) => x,
-                    (x, y) if x == y => x,
-                    _ => MANY,
-                })),
+                (Some(a), Some(b)) => Some(join_flags(a, b)),
                 _ => None,
             },
         }
@@ -1091,15 +1148,68 @@ impl Run<'_> {
         let flag = c.flag?;
         let (cond, jumps) = self.way(br, edge)?;
         let site = match (case_taken(cond, jumps), cond) {
-            (Some(k), _) => flag[k],
+            (Some(k), _) => case_site(&flag, k),
             // Not null: a constant of either other case.
-            (None, Cond::Null | Cond::NonNull) => match (flag[ZERO], flag[NONZERO]) {
+            (None, Cond::Null | Cond::NonNull) => match (flag[ZERO], case_site(&flag, NONZERO)) {
                 (x, NONE) | (NONE, x) => x,
                 _ => MANY,
             },
+            // Compared with the constant pushed right before (`if (action == START)`): the one
+            // constant that is that constant, or the one that is not.
+            (None, Cond::Same | Cond::Differ) => {
+                let k = self.const_key(br.checked_sub(1)?)?;
+                let equal = (cond == Cond::Same) == jumps;
+                let mut found = None;
+                for &s in flag.iter().filter(|&&s| s != NONE) {
+                    if s >= MANY {
+                        return None;
+                    }
+                    // A constant of unknown value may be either.
+                    let may = self.const_key(s).is_none_or(|x| (x == k) == equal);
+                    if may && found.replace(s).is_some() {
+                        return None;
+                    }
+                }
+                found?
+            }
             _ => return None,
         };
         (site < MANY).then_some(site)
+    }
+
+    /// The constant the instruction at `at` pushes, as a comparison tells it apart: `null`, an
+    /// `int` whose value the decoder kept ([`crate::bytecode::BitFact::Int`]; `0` and `false`
+    /// always), or an enum constant ([`Run::code_constant`]).
+    fn const_key(&self, at: u32) -> Option<Key<'_>> {
+        use crate::bytecode::{BitFact, Konst};
+        match self.code.insns.get(at as usize)?.op {
+            Op::Flag(Konst::Null) => Some(Key::Null),
+            Op::Flag(Konst::Zero) => Some(Key::Int(0)),
+            Op::Flag(Konst::NonZero) => match self.code.bit_fact(at)? {
+                BitFact::Int(v) => Some(Key::Int(v)),
+                _ => None,
+            },
+            Op::GetStatic(r) if self.code_constant(r) => {
+                let m = self.class.member(r);
+                Some(Key::Static(&m.class, &m.name))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether static field reference `r` reads an object that stands for one value of a code:
+    /// a static final field of the program that holds its own class's objects (an enum
+    /// constant, `Mode.START`), compared by identity.
+    fn code_constant(&self, r: crate::bytecode::RefId) -> bool {
+        let m = self.class.member(r);
+        let own_type =
+            m.desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')) == Some(&*m.class);
+        own_type
+            && (self.p.field_owner(&m.class, &m.name)).is_some_and(|(ci, fi)| {
+                let f = &self.p.class(ci).fields[fi as usize];
+                f.access & (crate::bytecode::acc::STATIC | crate::bytecode::acc::FINAL)
+                    == crate::bytecode::acc::STATIC | crate::bytecode::acc::FINAL
+            })
     }
 
     /// The control sources that count for flows: conditions on values read in this method or
@@ -3674,6 +3784,8 @@ impl Analysis for Run<'_> {
                             crate::analysis::sharing::boolean_constant(&m.class, &m.name)
                         {
                             v.flag = flag_of(case_of(k), at);
+                        } else if self.code_constant(r) {
+                            v.flag = flag_of(NONZERO, at);
                         }
                     }
                     v
@@ -3765,8 +3877,13 @@ impl Analysis for Run<'_> {
                     }
                     Op::If { .. } | Op::Switch(_) => {
                         let mut u = union(inputs);
-                        if let [only] = inputs {
-                            u.flag = only.flag;
+                        match inputs {
+                            [only] => u.flag = only.flag,
+                            // A code compared with the constant pushed right before it.
+                            [code, k] if k.flag.as_ref().and_then(only_site) == Some(at - 1) => {
+                                u.flag = code.flag;
+                            }
+                            _ => {}
                         }
                         // Joined over the visits (paths and loop iterations) of the branch.
                         (self.branch.entry(at))
@@ -4379,6 +4496,32 @@ mod tests {
         let v = var_of(12345, STATE);
         assert_eq!(var_field(v), 12345);
         assert_eq!(var_kind(v), STATE);
+    }
+
+    #[test]
+    fn a_flag_keeps_the_codes_made_at_distinct_instructions() {
+        let one = |case, at| flag_of(case, at).unwrap_or([NONE; FLAG_SLOTS]);
+        // `START` at 16, `SKIP` at 28, `QUEUED` at 43, and `false` at 50.
+        let f = join_flags(
+            join_flags(one(NONZERO, 16), one(NONZERO, 28)),
+            one(NONZERO, 43),
+        );
+        assert_eq!(&f[NONZERO..NONZERO + 3], &[16, 28, 43]);
+        assert_eq!(case_site(&f, NONZERO), MANY, "no one site for `!= 0`");
+        assert_eq!(only_site(&f), None);
+        let g = join_flags(f, one(ZERO, 50));
+        assert_eq!(g[ZERO], 50);
+        // The same site on both paths counts once.
+        assert_eq!(join_flags(f, one(NONZERO, 28)), f);
+        assert_eq!(only_site(&one(NONZERO, 7)), Some(7));
+        assert_eq!(case_site(&one(NONZERO, 7), NONZERO), 7);
+        // More codes than are kept: several, none told apart.
+        let many = (0..=CODES as u32).fold(one(NULL, 1), |acc, k| {
+            join_flags(acc, one(NONZERO, 100 + k))
+        });
+        assert_eq!(many[NULL], 1);
+        assert_eq!(&many[NONZERO..], &[MANY, NONE, NONE, NONE]);
+        assert_eq!(join_flags(many, one(NONZERO, 5))[NONZERO], MANY);
     }
 
     #[test]

@@ -268,7 +268,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
             let Op::If { cond, .. } = insn.op else {
                 return None;
             };
-            if matches!(cond, Cond::Same | Cond::Other)
+            if matches!(cond, Cond::Same | Cond::Differ | Cond::Other)
                 || !matches!(
                     code.insns.get(j.checked_sub(1)?)?.op,
                     Op::GetField(_) | Op::GetStatic(_)
@@ -302,7 +302,7 @@ fn guarded_writes(p: &Program, id: MethodId, writes: &[(usize, u32)]) -> Vec<boo
         let jumps_when_zero = match cond {
             Cond::Null | Cond::Zero => true,
             Cond::NonNull | Cond::NonZero => false,
-            Cond::Same | Cond::Other => return None,
+            Cond::Same | Cond::Differ | Cond::Other => return None,
         };
         let at = if jumps_when_zero == unset_zero {
             target as usize
