@@ -1780,7 +1780,8 @@ impl Run<'_> {
             }
             // A clearing write decided only by a look that saw the variable set: whatever another
             // thread stored meanwhile, the variable ends cleared, as a fresh look would have it.
-            if check && cleared.is_some_and(|c| self.clears_what_it_saw(b, entry_at, c)) {
+            if check && cleared.is_some_and(|c| self.clears_what_it_saw(b, (entry_at, dst.site), c))
+            {
                 continue;
             }
             let superseded = if check {
@@ -2027,9 +2028,11 @@ impl Run<'_> {
     }
 
     /// The case of the constant the write at `at` stores when it clears its variable: `null`,
-    /// `false` or zero pushed right before a field store, or before a `set` of an atomic
-    /// (`state.set(null)`, `dirty = false`), with no path joining in between (the constants a
-    /// one-way field's writes store: [`crate::analysis::sharing::konst_at`]).
+    /// `false` or zero pushed right before a field store, before a `set` of an atomic, or before
+    /// a call of a plain property setter no subclass replaces (`state.set(null)`, `dirty =
+    /// false`, Kotlin's `setUpstreamReader(null)`: [`crate::program::Program::property_accessor`]),
+    /// with no path joining in between (the constants a one-way field's writes store:
+    /// [`crate::analysis::sharing::konst_at`]).
     fn cleared_at(&self, at: u32) -> Option<usize> {
         let before = (at as usize).checked_sub(1)?;
         if self.block_of.get(before) != self.block_of.get(at as usize) {
@@ -2037,10 +2040,14 @@ impl Run<'_> {
         }
         let store = match self.code.insns.get(at as usize).map(|i| &i.op)? {
             Op::PutField(_) | Op::PutStatic(_) => true,
-            &Op::Invoke(crate::bytecode::InvokeKind::Virtual, r) => {
+            &Op::Invoke(kind, r) if kind != crate::bytecode::InvokeKind::Static => {
                 let m = self.class.member(r);
                 let ts = &self.p.thread_safe;
-                ts.is_scalar(&m.class) && ts.is_scalar_set(&m.name) && m.arg_slots == 1
+                (kind == crate::bytecode::InvokeKind::Virtual
+                    && ts.is_scalar(&m.class)
+                    && ts.is_scalar_set(&m.name)
+                    && m.arg_slots == 1)
+                    || (self.p.property_accessor(self.id.class, r)).is_some_and(|(get, _)| !get)
             }
             _ => false,
         };
@@ -2061,9 +2068,16 @@ impl Run<'_> {
     /// false; }`, `if (state.get() != null) state.set(null)`): whatever another thread stored
     /// meanwhile, the write leaves the variable as a fresh look would have. A value tested at
     /// once is used nowhere else; a look that is kept and used (`n = head; .. process(n); head
-    /// = null;`) is no such look. A setting write (`if (!started) { started = true; .. }`) stays
-    /// a decision: it stands for the once-only work the look guards.
-    fn clears_what_it_saw(&self, b: usize, at: u32, cleared: usize) -> bool {
+    /// = null;`) is no such look, nor is one whose branch reads the variable again on the way to
+    /// the write and works on what it finds (`if (standby != null) { standby.close(); standby =
+    /// null; }`: a standby handed over in between is cleared unclosed; [`Run::reread_before`];
+    /// a re-check in the write's own region, made after the region `site` is entered, is a fresh
+    /// look). A setting write (`if (!started) { started = true; .. }`) stays a decision: it
+    /// stands for the once-only work the look guards.
+    fn clears_what_it_saw(&self, b: usize, (at, site): (u32, u32), cleared: usize) -> bool {
+        if self.reread_before(b, at.min(site)) {
+            return false;
+        }
         self.look_went(b, at, true, |cond, jumps| {
             use crate::bytecode::Cond;
             match cleared {
@@ -2100,11 +2114,63 @@ impl Run<'_> {
         )
     }
 
-    /// Where source `b` was read, when this method read it.
+    /// Whether this method reads the variable of source `b` again after the look, in code the
+    /// look's block dominates and before instruction `at` (in code order): directly, or through
+    /// a plain property getter. A read that only names the monitor entered at `at`
+    /// (`synchronized (zsrc) { ..; zsrc = null; }`) works on nothing.
+    fn reread_before(&self, b: usize, at: u32) -> bool {
+        let var = match self.srcs.get(b) {
+            Some(Src::Atomic(g)) => g.var,
+            Some(&Src::Plain(var, _)) => var,
+            _ => return false,
+        };
+        let Some(look) = self.read_at(b) else {
+            return false;
+        };
+        let from = self.block_of[look as usize];
+        let op = |k: u32| self.code.insns.get(k as usize).map(|i| &i.op);
+        let monitor = |k: u32| {
+            matches!(op(at), Some(Op::MonitorEnter))
+                && (k + 1..at)
+                    .all(|j| matches!(op(j), Some(Op::Dup | Op::Store(..) | Op::Load(..))))
+        };
+        (look + 1..at).filter(|&k| !monitor(k)).any(|k| {
+            let same = match self.code.insns.get(k as usize).map(|i| &i.op) {
+                Some(&(Op::GetField(r) | Op::GetStatic(r))) => self.field_var(r).0 == Some(var),
+                Some(&Op::Invoke(kind, r)) if kind != crate::bytecode::InvokeKind::Static => {
+                    (self.p.property_accessor(self.id.class, r)).is_some_and(|(get, (ci, fi))| {
+                        let c = self.p.class(ci);
+                        get && (self.fields)
+                            .raw_id(self.p, &c.name, &c.fields[fi as usize].name)
+                            .is_some_and(|fid| var_of(fid, FIELD) == var)
+                    })
+                }
+                _ => false,
+            };
+            same && self.cfg.dominates(from, self.block_of[k as usize])
+        })
+    }
+
+    /// Where source `b` was read, when this method read it: itself, or by a call of a plain
+    /// property getter no subclass replaces (Kotlin's `getUpstreamReader()`), which returns the
+    /// field as it read it ([`crate::program::Program::property_accessor`]).
     fn read_at(&self, b: usize) -> Option<u32> {
         match self.srcs.get(b) {
             Some(Src::Atomic(g)) if g.loc.method == self.id => Some(g.loc.at),
             Some(Src::Plain(_, loc)) if loc.method == self.id => Some(loc.at),
+            Some(Src::Atomic(_) | Src::Plain(..)) => {
+                let at = *self.via.get(b).filter(|&&at| at != NO_LEFT)?;
+                match self.code.insns.get(at as usize)?.op {
+                    Op::Invoke(kind, r)
+                        if kind != crate::bytecode::InvokeKind::Static
+                            && (self.p.property_accessor(self.id.class, r))
+                                .is_some_and(|(get, _)| get) =>
+                    {
+                        Some(at)
+                    }
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
