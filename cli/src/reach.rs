@@ -260,6 +260,7 @@ mod tests {
                 lines: Vec::new(),
                 offsets: Vec::new(),
                 switches: Vec::new(),
+                switch_keys: Vec::new(),
                 class_literals: Vec::new(),
                 bits: Vec::new(),
             }),

@@ -466,6 +466,7 @@ pub fn decode_code<'a>(
     // Pass 2: decode.
     let mut insns = Vec::with_capacity(offsets.len());
     let mut switches = Vec::new();
+    let mut switch_keys = Vec::new();
     let mut class_literals = Vec::new();
     let mut bits = Vec::new();
     let pool_int = |idx: u16| match pool.entry(idx) {
@@ -587,18 +588,22 @@ pub fn decode_code<'a>(
                 let base = (pc + 4) & !3;
                 let word = |k: usize| u4(code, base + 4 * k).unwrap_or(0) as i32 as i64;
                 let mut targets = vec![jump(word(0))?];
+                let mut keys = Vec::new();
                 if op == 0xaa {
                     let n = (word(2) - word(1) + 1).max(0) as usize;
                     for k in 0..n {
                         targets.push(jump(word(3 + k))?);
+                        keys.push((word(1) + k as i64) as i32);
                     }
                 } else {
                     let n = word(1).max(0) as usize;
                     for k in 0..n {
                         targets.push(jump(word(3 + 2 * k))?);
+                        keys.push(word(2 + 2 * k) as i32);
                     }
                 }
                 switches.push(targets.into_boxed_slice());
+                switch_keys.push(keys.into_boxed_slice());
                 Op::Switch(switches.len() as u32 - 1)
             }
             0xac | 0xae | 0xb0 => Op::Return(1),
@@ -692,6 +697,7 @@ pub fn decode_code<'a>(
         // Every offset is below the code's length, checked above to fit.
         offsets: offsets.iter().map(|&o| o as u16).collect(),
         switches,
+        switch_keys,
         class_literals,
         bits,
     })
@@ -699,7 +705,8 @@ pub fn decode_code<'a>(
 
 /// What the instruction at `pc` tells bit tests, masks and codes ([`BitFact`]): an `int`
 /// constant that feeds a bitwise `and`/`or`, a field store, a static call, an `int` comparison,
-/// a local's store, a jump or a return (the next instruction), or the `iand`/`ior` itself.
+/// a local's store, a jump or a return, or comes right before a local's load (the next
+/// instruction), or the `iand`/`ior` itself.
 /// Other constants are not kept.
 fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> Option<BitFact> {
     let op = code[pc];
@@ -712,8 +719,9 @@ fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> O
         return None;
     }
     let len = insn_len(code, pc).ok()?;
-    // iand, ior, putstatic, putfield, invokestatic; if_icmp<cond>, istore, goto, ireturn (a code
-    // made, compared or handed on: `action = START;`, `if (action == START)`).
+    // iand, ior, putstatic, putfield, invokestatic; if_icmp<cond>, istore, goto, ireturn, iload
+    // (a code made, compared or handed on: `action = START;`, `if (action == START)`, `START ==
+    // action`).
     if !matches!(
         code.get(pc + len),
         Some(
@@ -727,7 +735,9 @@ fn bit_fact(code: &[u8], pc: usize, pool_int: &impl Fn(u16) -> Option<i32>) -> O
             | 0x3b..=0x3e
             | 0xa7
             | 0xc8
-            | 0xac,
+            | 0xac
+            | 0x15
+            | 0x1a..=0x1d,
         )
     ) {
         return None;
@@ -921,7 +931,9 @@ mod tests {
             ]
         );
         assert_eq!(code.switch_targets(0), [3, 3, 4]);
+        assert_eq!(code.switch_keys(0), [0, 1]);
         assert_eq!(code.switch_targets(1), [3, 5]);
+        assert_eq!(code.switch_keys(1), [5]);
     }
 
     #[test]

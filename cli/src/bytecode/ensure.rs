@@ -320,6 +320,7 @@ mod tests {
             lines: vec![],
             offsets: (0..n as u16).collect(),
             switches: vec![],
+            switch_keys: vec![],
             class_literals: vec![],
             bits: vec![],
         }

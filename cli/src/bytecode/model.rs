@@ -307,6 +307,8 @@ pub struct Code {
     pub offsets: Vec<u16>,
     /// Jump tables of the switches: [`Op::Switch`] holds an index into this.
     pub switches: Vec<Box<[u32]>>,
+    /// The case values of each switch, in the order of its targets after the default.
+    pub switch_keys: Vec<Box<[i32]>>,
     /// Hashes of the class literals loaded by `ldc` ([`crate::analysis::locks::class_hash`]):
     /// [`Op::ClassLiteral`] holds an index into this.
     pub class_literals: Vec<u64>,
@@ -333,6 +335,14 @@ impl Code {
     pub fn bit_fact(&self, at: u32) -> Option<BitFact> {
         let i = self.bits.binary_search_by_key(&at, |&(i, _)| i).ok()?;
         Some(self.bits[i].1)
+    }
+
+    /// The case values of a switch, in the order of [`Code::switch_targets`] after the default.
+    pub fn switch_keys(&self, table: u32) -> &[i32] {
+        self.switch_keys
+            .get(table as usize)
+            .map(|t| &t[..])
+            .unwrap_or(&[])
     }
 
     /// Targets of a switch (default first).
@@ -733,6 +743,7 @@ mod tests {
             lines: vec![(0, 10), (3, 12), (7, 11)],
             offsets: vec![],
             switches: vec![],
+            switch_keys: vec![],
             class_literals: vec![],
             bits: vec![],
         };

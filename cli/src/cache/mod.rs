@@ -24,7 +24,7 @@ use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 /// The first bytes of every entry.
 pub const MAGIC: &[u8; 8] = b"STLCACHE";
 /// The entry layout and encoding; a change makes older entries misses (and they age out).
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 /// Magic, format, key, payload length, checksum.
 const HEADER_LEN: usize = 8 + 4 + 16 + 8 + 8;
 /// Entries' file name extension; anything else in the directory is left alone (but for our

@@ -1146,6 +1146,9 @@ impl Run<'_> {
     fn flag_site(&self, br: u32, edge: u32, c: &Val) -> Option<u32> {
         use crate::bytecode::Cond;
         let flag = c.flag?;
+        if let Some(&Op::Switch(table)) = self.code.insns.get(br as usize).map(|i| &i.op) {
+            return self.switch_site(table, edge, &flag);
+        }
         let (cond, jumps) = self.way(br, edge)?;
         let site = match (case_taken(cond, jumps), cond) {
             (Some(k), _) => case_site(&flag, k),
@@ -1154,10 +1157,11 @@ impl Run<'_> {
                 (x, NONE) | (NONE, x) => x,
                 _ => MANY,
             },
-            // Compared with the constant pushed right before (`if (action == START)`): the one
-            // constant that is that constant, or the one that is not.
+            // Compared with a constant (`if (action == START)`, or `START == action`, the
+            // constant pushed first): the one constant that is that constant, or the one that
+            // is not.
             (None, Cond::Same | Cond::Differ) => {
-                let k = self.const_key(br.checked_sub(1)?)?;
+                let k = self.compared_with(br)?;
                 let equal = (cond == Cond::Same) == jumps;
                 let mut found = None;
                 for &s in flag.iter().filter(|&&s| s != NONE) {
@@ -1175,6 +1179,52 @@ impl Run<'_> {
             _ => return None,
         };
         (site < MANY).then_some(site)
+    }
+
+    /// The constant a code is compared with by the two-value branch at `br`: pushed right before
+    /// it (`iload; iconst_1; if_icmpne`) or right before the code's own load (`iconst_1; iload;
+    /// if_icmpne`), as [`Run::step`] kept the code's flag for the branch.
+    fn compared_with(&self, br: u32) -> Option<Key<'_>> {
+        let before = br.checked_sub(1)?;
+        match self.const_key(before) {
+            Some(k) => Some(k),
+            None => match self.code.insns.get(before as usize)?.op {
+                Op::Load(..) => self.const_key(before.checked_sub(1)?),
+                _ => None,
+            },
+        }
+    }
+
+    /// The one constant of flag `f` with which the switch `table` goes to block `edge`: the
+    /// one whose value is a case leading there, or, to the default's block, the one that is no
+    /// case at all (a constant of unknown value may be either).
+    fn switch_site(&self, table: u32, edge: u32, f: &[u32; FLAG_SLOTS]) -> Option<u32> {
+        if edge == crate::bytecode::cfg::EDGES {
+            return None;
+        }
+        let targets = self.code.switch_targets(table);
+        let keys = self.code.switch_keys(table);
+        let block = |t: u32| self.block_of.get(t as usize).copied();
+        let to_edge: Vec<i32> = (keys.iter().zip(targets.get(1..)?))
+            .filter(|&(_, &t)| block(t) == Some(edge))
+            .map(|(&k, _)| k)
+            .collect();
+        let default = block(*targets.first()?) == Some(edge);
+        let mut found = None;
+        for &s in f.iter().filter(|&&s| s != NONE) {
+            if s >= MANY {
+                return None;
+            }
+            let may = match self.const_key(s) {
+                Some(Key::Int(v)) => to_edge.contains(&v) || (default && !keys.contains(&v)),
+                Some(_) => return None,
+                None => true,
+            };
+            if may && found.replace(s).is_some() {
+                return None;
+            }
+        }
+        found
     }
 
     /// The constant the instruction at `at` pushes, as a comparison tells it apart: `null`, an
@@ -3945,8 +3995,18 @@ impl Analysis for Run<'_> {
                         let mut u = union(inputs);
                         match inputs {
                             [only] => u.flag = only.flag,
-                            // A code compared with the constant pushed right before it.
+                            // A code compared with the constant pushed right before it, or
+                            // with one pushed before the code (`START == action`).
                             [code, k] if k.flag.as_ref().and_then(only_site) == Some(at - 1) => {
+                                u.flag = code.flag;
+                            }
+                            [k, code]
+                                if matches!(
+                                    self.code.insns.get(at as usize - 1).map(|i| &i.op),
+                                    Some(Op::Load(..))
+                                ) && k.flag.as_ref().and_then(only_site)
+                                    == at.checked_sub(2) =>
+                            {
                                 u.flag = code.flag;
                             }
                             _ => {}
