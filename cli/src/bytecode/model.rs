@@ -314,8 +314,8 @@ pub struct Code {
     pub class_literals: Vec<u64>,
     /// What bit tests, masks and codes need, by instruction index (sorted): the values of the
     /// `int` constants that feed a bitwise `and`/`or`, a field store, a static call, an `int`
-    /// comparison, a local's store, a jump or a return, and which instructions are those `and`s
-    /// and `or`s ([`BitFact`]).
+    /// comparison, a local's store, a jump or a return, or come right before a local's load, and
+    /// which instructions are those `and`s and `or`s ([`BitFact`]).
     pub bits: Vec<(u32, BitFact)>,
 }
 

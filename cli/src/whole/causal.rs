@@ -681,6 +681,21 @@ fn join_flags(a: [u32; FLAG_SLOTS], b: [u32; FLAG_SLOTS]) -> [u32; FLAG_SLOTS] {
     out
 }
 
+/// The one constant of flag `f` that `may` lets through, if one alone does (`may` gives `None`
+/// where it cannot tell; a site of several constants tells nothing either).
+fn one_site(f: &[u32; FLAG_SLOTS], may: impl Fn(u32) -> Option<bool>) -> Option<u32> {
+    let mut found = None;
+    for &s in f.iter().filter(|&&s| s != NONE) {
+        if s >= MANY {
+            return None;
+        }
+        if may(s)? && found.replace(s).is_some() {
+            return None;
+        }
+    }
+    found
+}
+
 /// The one instruction that made every constant of flag `f`, if one did.
 fn only_site(f: &[u32; FLAG_SLOTS]) -> Option<u32> {
     let mut sites = f.iter().filter(|&&s| s != NONE);
@@ -1163,18 +1178,10 @@ impl Run<'_> {
             (None, Cond::Same | Cond::Differ) => {
                 let k = self.compared_with(br)?;
                 let equal = (cond == Cond::Same) == jumps;
-                let mut found = None;
-                for &s in flag.iter().filter(|&&s| s != NONE) {
-                    if s >= MANY {
-                        return None;
-                    }
-                    // A constant of unknown value may be either.
-                    let may = self.const_key(s).is_none_or(|x| (x == k) == equal);
-                    if may && found.replace(s).is_some() {
-                        return None;
-                    }
-                }
-                found?
+                // A constant of unknown value may be either.
+                one_site(&flag, |s| {
+                    Some(self.const_key(s).is_none_or(|x| (x == k) == equal))
+                })?
             }
             _ => return None,
         };
@@ -1210,21 +1217,11 @@ impl Run<'_> {
             .map(|(&k, _)| k)
             .collect();
         let default = block(*targets.first()?) == Some(edge);
-        let mut found = None;
-        for &s in f.iter().filter(|&&s| s != NONE) {
-            if s >= MANY {
-                return None;
-            }
-            let may = match self.const_key(s) {
-                Some(Key::Int(v)) => to_edge.contains(&v) || (default && !keys.contains(&v)),
-                Some(_) => return None,
-                None => true,
-            };
-            if may && found.replace(s).is_some() {
-                return None;
-            }
-        }
-        found
+        one_site(f, |s| match self.const_key(s) {
+            Some(Key::Int(v)) => Some(to_edge.contains(&v) || (default && !keys.contains(&v))),
+            Some(_) => None,
+            None => Some(true),
+        })
     }
 
     /// The constant the instruction at `at` pushes, as a comparison tells it apart: `null`, an
@@ -2097,7 +2094,7 @@ impl Run<'_> {
                     && ts.is_scalar(&m.class)
                     && ts.is_scalar_set(&m.name)
                     && m.arg_slots == 1)
-                    || (self.p.property_accessor(self.id.class, r)).is_some_and(|(get, _)| !get)
+                    || self.accessor_at(at).is_some_and(|(get, _)| !get)
             }
             _ => false,
         };
@@ -2185,20 +2182,26 @@ impl Run<'_> {
                     .all(|j| matches!(op(j), Some(Op::Dup | Op::Store(..) | Op::Load(..))))
         };
         (look + 1..at).filter(|&k| !monitor(k)).any(|k| {
-            let same = match self.code.insns.get(k as usize).map(|i| &i.op) {
+            let same = match op(k) {
                 Some(&(Op::GetField(r) | Op::GetStatic(r))) => self.field_var(r).0 == Some(var),
-                Some(&Op::Invoke(kind, r)) if kind != crate::bytecode::InvokeKind::Static => {
-                    (self.p.property_accessor(self.id.class, r)).is_some_and(|(get, (ci, fi))| {
-                        let c = self.p.class(ci);
-                        get && (self.fields)
-                            .raw_id(self.p, &c.name, &c.fields[fi as usize].name)
-                            .is_some_and(|fid| var_of(fid, FIELD) == var)
-                    })
-                }
-                _ => false,
+                _ => self.accessor_at(k).is_some_and(|(get, (ci, fi))| {
+                    get && var_of(self.fields.class_fields(ci).0 + fi, FIELD) == var
+                }),
             };
             same && self.cfg.dominates(from, self.block_of[k as usize])
         })
+    }
+
+    /// The plain property accessor no subclass replaces that the instruction at `at` calls, if
+    /// it calls one: `(true, field)` for a getter, `(false, field)` for a setter
+    /// ([`crate::program::Program::property_accessor`]).
+    fn accessor_at(&self, at: u32) -> Option<(bool, (u32, u32))> {
+        match self.code.insns.get(at as usize)?.op {
+            Op::Invoke(kind, r) if kind != crate::bytecode::InvokeKind::Static => {
+                self.p.property_accessor(self.id.class, r)
+            }
+            _ => None,
+        }
     }
 
     /// Where source `b` was read, when this method read it: itself, or by a call of a plain
@@ -2210,16 +2213,7 @@ impl Run<'_> {
             Some(Src::Plain(_, loc)) if loc.method == self.id => Some(loc.at),
             Some(Src::Atomic(_) | Src::Plain(..)) => {
                 let at = *self.via.get(b).filter(|&&at| at != NO_LEFT)?;
-                match self.code.insns.get(at as usize)?.op {
-                    Op::Invoke(kind, r)
-                        if kind != crate::bytecode::InvokeKind::Static
-                            && (self.p.property_accessor(self.id.class, r))
-                                .is_some_and(|(get, _)| get) =>
-                    {
-                        Some(at)
-                    }
-                    _ => None,
-                }
+                self.accessor_at(at)?.0.then_some(at)
             }
             _ => None,
         }
@@ -3997,15 +3991,18 @@ impl Analysis for Run<'_> {
                             [only] => u.flag = only.flag,
                             // A code compared with the constant pushed right before it, or
                             // with one pushed before the code (`START == action`).
-                            [code, k] if k.flag.as_ref().and_then(only_site) == Some(at - 1) => {
+                            [code, k]
+                                if k.flag.as_ref().and_then(only_site) == at.checked_sub(1) =>
+                            {
                                 u.flag = code.flag;
                             }
                             [k, code]
-                                if matches!(
-                                    self.code.insns.get(at as usize - 1).map(|i| &i.op),
-                                    Some(Op::Load(..))
-                                ) && k.flag.as_ref().and_then(only_site)
-                                    == at.checked_sub(2) =>
+                                if k.flag.as_ref().and_then(only_site) == at.checked_sub(2)
+                                    && matches!(
+                                        (at.checked_sub(1))
+                                            .and_then(|l| self.code.insns.get(l as usize)),
+                                        Some(i) if matches!(i.op, Op::Load(..))
+                                    ) =>
                             {
                                 u.flag = code.flag;
                             }
